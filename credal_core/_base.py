@@ -1,0 +1,139 @@
+"""Shared machinery: counting, the precise predict path, and the credal decision path.
+
+The base classes own the public methods; concrete classifiers fill small hooks:
+
+* :class:`NaiveCountsClassifier` — ``fit`` / ``partial_fit`` build :class:`~credal_core.data.CountTables`;
+  subclasses implement ``_joint_log_likelihood(codes)`` for the precise path.
+* :class:`CredalClassifierMixin` — ``dominance`` → maximality → ``predict_set``, one path for every
+  credal classifier; subclasses implement ``_dominance(codes)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .data import CountTables, lookup
+
+__all__ = ["NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint"]
+
+
+def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
+    r"""Log joint ``log P(c, f)`` (C, n) of the NBC with Perks' prior of strength ``s`` (000 eqs. 1-3).
+
+    .. math::
+        \theta_c = \frac{n(c) + s/|C|}{N + s}, \qquad
+        \theta_{f_j|c} = \frac{n(c, f_j) + s/(|C||F_j|)}{n(c) + s/|C|}
+
+    With ``s = 0`` (maximum likelihood) a class never seen gets the uniform conditional
+    distribution (paper 003's convention for normalising the zero function) and ``log 0 = -inf``.
+    """
+    n_classes = len(tables.classes)
+    den = tables.class_counts + s / n_classes
+    safe = np.where(den > 0, den, 1.0)[:, None]
+    conditionals = []
+    for ext in tables.extended_counts():
+        n_values = ext.shape[1] - 1
+        p = np.where(den[:, None] > 0, (ext + s / (n_classes * n_values)) / safe, 1.0 / n_values)
+        conditionals.append(p)
+    with np.errstate(divide="ignore"):
+        log_prior = np.log(den / (tables.class_counts.sum() + s))
+        # logs of the small tables first, then one gather: cheaper than logs of the gathered array
+        return log_prior[:, None] + lookup(codes, [np.log(p) for p in conditionals]).sum(axis=2)
+
+
+class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the naive classifiers: learns count tables, owns the precise predict path."""
+
+    def fit(self, X, y):
+        """Learn the count tables ``n(c)``, ``n(c, F_j = v)`` from categorical ``X`` and labels ``y``.
+
+        Raises ``ValueError`` on non-categorical ``X``, missing values, mismatched lengths or a
+        single class.
+        """
+        self._validate_params()
+        tables = CountTables.from_data(X, y)
+        if len(tables.classes) < 2:
+            raise ValueError(f"y has a single class ({tables.classes[0]!r}); a classifier needs at "
+                             "least two classes")
+        return self._set_tables(tables)
+
+    def partial_fit(self, X, y, classes=None):
+        """Add the counts of one more chunk; the result equals one ``fit`` on all chunks.
+
+        ``classes`` may declare labels absent from the data seen so far (they get zero counts).
+        """
+        self._validate_params()
+        chunk = CountTables.from_data(X, y, classes=classes)
+        tables = chunk if not hasattr(self, "tables_") else self.tables_.merge(chunk)
+        return self._set_tables(tables)
+
+    def _set_tables(self, tables: CountTables):
+        self.tables_ = tables
+        self.classes_ = tables.classes
+        self.n_features_in_ = tables.n_features
+        self.class_count_ = tables.class_counts
+        self.feature_count_ = tables.feature_counts
+        if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):
+            self.feature_names_in_ = tables.feature_names.astype(str)
+        return self
+
+    def _validate_params(self):
+        """Hook: check hyper-parameters (called at fit time, as scikit-learn does)."""
+
+    def _encode(self, X) -> np.ndarray:
+        check_is_fitted(self, "tables_")
+        if len(self.classes_) < 2:
+            raise ValueError(f"the model has seen a single class ({self.classes_[0]!r}) so far; "
+                             "add data of another class or declare it with partial_fit(classes=...)")
+        return self.tables_.encode(X)
+
+    # --- precise path -------------------------------------------------------------------------
+    def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
+        """Hook: log P(c, x) up to a constant, shape (C, n)."""
+        raise NotImplementedError
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log posterior class probabilities (n, C), computed stably in log space."""
+        jll = self._joint_log_likelihood(self._encode(X)).T
+        with np.errstate(invalid="ignore"):
+            out = jll - logsumexp(jll, axis=1, keepdims=True)
+        # Every class impossible (only with s = 0): the posterior is undefined; use the uniform
+        # distribution, the paper's convention for normalising the zero function.
+        dead = ~np.isfinite(jll).any(axis=1)
+        out[dead] = -np.log(jll.shape[1])
+        return out
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posterior class probabilities (n, C) in ``classes_`` order."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        """Most probable class (ties: the first in ``classes_`` order)."""
+        return self.classes_[np.argmax(self._joint_log_likelihood(self._encode(X)), axis=0)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+
+class CredalClassifierMixin:
+    """The credal decision path shared by every credal classifier: dominance → maximality → sets."""
+
+    def _dominance(self, codes: np.ndarray) -> np.ndarray:
+        """Hook: bool (n, C, C), ``[i, a, b]`` true iff class a dominates class b."""
+        raise NotImplementedError
+
+    def dominance(self, X) -> np.ndarray:
+        """Pairwise dominance (n, C, C): ``[i, a, b]`` is true iff class ``a`` dominates ``b``."""
+        dom = self._dominance(self._encode(X))
+        idx = np.arange(dom.shape[1])
+        dom[:, idx, idx] = False
+        return dom
+
+    def predict_set(self, X) -> np.ndarray:
+        """Maximal classes (n, C): those no other class dominates (maximality); never empty."""
+        return ~self.dominance(X).any(axis=1)

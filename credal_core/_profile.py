@@ -1,0 +1,283 @@
+r"""Exact pairwise profile likelihoods of the naive classifier (000 Theorems 1-2; 003 Corollary 1).
+
+For classes ``a`` (counts ``n1 = n(a)``, ``c1[j] = n(a, f~_j)``) and ``b`` (``n2``, ``c2``) the profile
+likelihood of the ratio :math:`P_\theta(a, \tilde f)/P_\theta(b, \tilde f)` is a curve parametrised by
+one real number.  We use :math:`u = t + 1/2` of paper 000, so that the instance adds ``u``
+pseudo-observations to ``a`` and ``1 - u`` to ``b``:
+
+.. math::
+    p_a(u) = (n_1 + u)\prod_j \frac{c_{1j} + u}{n_1 + u}, \qquad
+    \Lambda_a(u) = (n_1 + u)^{n_1}\prod_j \frac{(c_{1j} + u)^{c_{1j}}}{(n_1 + u)^{n_1}},
+
+and :math:`p_b, \Lambda_b` the same at :math:`1 - u`.  The ratio is :math:`r = p_a(u)/p_b(1-u)`,
+increasing on :math:`[u_{\min}, u_{\max}] = [-\min_j c_{1j}, 1 + \min_j c_{2j}]`, and the profile
+likelihood with the instance is :math:`L \propto \Lambda_a \Lambda_b (p_a + p_b)` (000 eq. 11).
+
+**Where the maxima are.**  By the envelope theorem applied to
+:math:`F(u) = \max_\theta \log(l_d\, \pi_a^{u} \pi_b^{1-u})`,
+
+.. math:: \frac{d \log L}{du} = (\log r)'(u)\,\Big(\frac{r}{1+r} - u\Big),
+
+so :math:`L` increases for :math:`u < 0`, decreases for :math:`u > 1`, and inside ``[0, 1]`` has the
+sign of :math:`\psi(u) = \log r(u) - \log\frac{u}{1-u}` — an EM fixed-point equation that can have
+several roots (``L`` can be bimodal with many features).  We isolate *all* of them with certified
+bounds: every term of :math:`\psi`, :math:`\psi'` and :math:`\log L` is monotone in ``u``, so on a cell
+each sum is bracketed by its terms' values at the two ends.  A cell is dropped when it provably holds
+no root of ψ or cannot beat the best likelihood found, refined by bracketed Newton when ψ is provably
+monotone there, and bisected otherwise.
+
+Without the instance (003 Corollary 1, the naive hierarchical classifier) the exponents lose the 1/2
+shifts (:math:`u \to \alpha`, bases :math:`n + \alpha` and :math:`n - \alpha`) and the likelihood is
+:math:`\Lambda_a \Lambda_b` alone, which the envelope argument shows is unimodal with its maximum 1 at
+:math:`\alpha = 0`.  (003 as extracted prints :math:`(n_a+\alpha)^{n_{a,i}}` in a denominator; the
+multinomial of feature i given a has total count :math:`n_a`, hence :math:`(n_a+\alpha)^{n_a}`.)
+
+Conventions of the papers: :math:`0^0 = 1` and :math:`0/0 = 1` — a feature with :math:`c_{1j} = n_1`
+contributes the factor 1 for every ``u``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._roots import increasing_root
+
+__all__ = ["PairCounts", "critical_alpha_pairs", "profile_curve"]
+
+_DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
+
+
+class PairCounts:
+    """Counts of a pair of classes for many instances: ``n1, n2`` (k,), ``c1, c2`` (k, m)."""
+
+    def __init__(self, n1, c1, n2, c2):
+        self.n1 = np.asarray(n1, float)
+        self.n2 = np.asarray(n2, float)
+        self.c1 = np.atleast_2d(np.asarray(c1, float))
+        self.c2 = np.atleast_2d(np.asarray(c2, float))
+        # features whose count equals the class count contribute the factor 1 (0/0 = 1)
+        self.j1 = self.c1 < self.n1[:, None]
+        self.j2 = self.c2 < self.n2[:, None]
+        self.m1 = self.j1.sum(axis=1)
+        self.m2 = self.j2.sum(axis=1)
+        self.k1 = (self.j1 & (self.c1 == 0)).sum(axis=1)
+        self.k2 = (self.j2 & (self.c2 == 0)).sum(axis=1)
+        self.pos1 = self.j1 & (self.c1 > 0)
+        self.pos2 = self.j2 & (self.c2 > 0)
+        self.u_min = -np.min(np.where(self.j1, self.c1, self.n1[:, None]), axis=1)
+        self.u_max = 1 + np.min(np.where(self.j2, self.c2, self.n2[:, None]), axis=1)
+
+    def take(self, idx):
+        out = object.__new__(PairCounts)
+        for key, val in self.__dict__.items():
+            out.__dict__[key] = val[idx]
+        return out
+
+
+def _wlog(w, x):
+    """``w * log(x)`` with ``0 * log(0) = 0``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(w == 0, 0.0, w * np.log(np.where(w == 0, 1.0, x)))
+
+
+def _sides(pc: PairCounts, idx, u, shift: float):
+    """log p_a, log p_b, log Λ_a, log Λ_b at ``u`` (any point of [u_min, u_max]).
+
+    ``shift`` is 1 with the instance (b's argument is 1 - u) and 0 without it (b's is -u).
+    """
+    n1, n2 = pc.n1[idx], pc.n2[idx]
+    m1, m2 = pc.m1[idx], pc.m2[idx]
+    v = shift - u
+    j1, j2 = pc.j1[idx], pc.j2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(j1, np.log(pc.c1[idx] + u[:, None]), 0.0)
+        lb = np.where(j2, np.log(pc.c2[idx] + v[:, None]), 0.0)
+        lpa = _wlog(1 - m1, n1 + u) + la.sum(axis=1)
+        lpb = _wlog(1 - m2, n2 + v) + lb.sum(axis=1)
+        wa = np.where(j1 & (pc.c1[idx] > 0), pc.c1[idx] * la, 0.0).sum(axis=1)
+        wb = np.where(j2 & (pc.c2[idx] > 0), pc.c2[idx] * lb, 0.0).sum(axis=1)
+    lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
+    lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
+    return lpa, lpb, lam_a, lam_b
+
+
+def log_ratio(pc, idx, u, shift):
+    """log r(u) and its derivative (interior points)."""
+    lpa, lpb, _, _ = _sides(pc, idx, u, shift)
+    v = shift - u
+    d = ((1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v)
+         + np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
+         + np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1))
+    return lpa - lpb, d
+
+
+def log_lik(pc, idx, u, include_instance=True):
+    """Unnormalised log profile likelihood at ``u`` (``-inf`` where it is 0)."""
+    lpa, lpb, lam_a, lam_b = _sides(pc, idx, u, 1.0 if include_instance else 0.0)
+    out = lam_a + lam_b
+    if include_instance:
+        out = out + np.logaddexp(lpa, lpb)
+    return out
+
+
+def _ratio_root(pc, shift):
+    """u0 with r(u0) = 1 for every item (bracketed Newton on the increasing log r)."""
+    k = pc.n1.size
+    lo = pc.u_min.copy()
+    hi = pc.u_max.copy() if shift == 1.0 else pc.u_max - 1.0
+    return increasing_root(lambda u, idx: log_ratio(pc, idx, u, shift), lo, hi) if k else lo
+
+
+def _psi_groups(pc, idx, u):
+    """Monotone groups of ψ (columns) and of ψ' at ``u`` in (0, 1), with the folded log u terms."""
+    n1, n2 = pc.n1[idx], pc.n2[idx]
+    m1, m2, k1, k2 = pc.m1[idx], pc.m2[idx], pc.k1[idx], pc.k2[idx]
+    e1 = np.where(n1 > 0, k1 - 1, 0)       # zero counts of a minus the logit's log u
+    e2 = np.where(n2 > 0, 1 - k2, 0)
+    g1w = np.where(n1 > 0, 1 - m1, 0)
+    g3w = np.where(n2 > 0, m2 - 1, 0)
+    v = 1 - u
+    ca = pc.c1[idx] + u[:, None]
+    cb = pc.c2[idx] + v[:, None]
+    pos1, pos2 = pc.pos1[idx], pc.pos2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        psi = np.stack([
+            np.where(pos1, np.log(ca), 0).sum(axis=1) - np.where(pos2, np.log(cb), 0).sum(axis=1),
+            _wlog(g1w, n1 + u), _wlog(e1, u), _wlog(g3w, n2 + v), _wlog(e2, v)], axis=1)
+        dpsi = np.stack([
+            np.where(pos1, 1 / ca, 0).sum(axis=1), np.where(pos2, 1 / cb, 0).sum(axis=1),
+            g1w / (n1 + u), e1 / u, -g3w / np.where(n2 + v > 0, n2 + v, 1), -e2 / v], axis=1)
+    return psi, dpsi
+
+
+def _lik_groups(pc, idx, u):
+    """Monotone groups of log L at ``u``: [Λ_a scalar, W_a (inc), Λ_b scalar, W_b (dec)], log p_a, log p_b."""
+    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
+    lpa, lpb, lam_a, lam_b = _sides(pc, idx, u, 1.0)
+    ta = _wlog(n1 * (1 - m1), n1 + u)
+    tb = _wlog(n2 * (1 - m2), n2 + 1 - u)
+    return np.stack([ta, lam_a - ta, tb, lam_b - tb], axis=1), lpa, lpb
+
+
+def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
+    """Raise ``best`` (k, 2) to the maximum of log L over the cells [lo, hi] per (item, side)."""
+    item = np.concatenate([np.flatnonzero(np.isfinite(sides_lo[:, s])) for s in (0, 1)])
+    side = np.concatenate([np.full(np.isfinite(sides_lo[:, s]).sum(), s) for s in (0, 1)])
+    lo = np.concatenate([sides_lo[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
+    hi = np.concatenate([sides_hi[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
+    for _ in range(rounds):
+        if item.size == 0:
+            return
+        psi_lo_g, dpsi_lo_g = _psi_groups(pc, item, lo)
+        psi_hi_g, dpsi_hi_g = _psi_groups(pc, item, hi)
+        psi_lo, psi_hi = psi_lo_g.sum(axis=1), psi_hi_g.sum(axis=1)
+        # ψ: group 0 increases; groups 1-4 are monotone either way.
+        rng_hi = psi_hi_g[:, 0] + np.maximum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
+        rng_lo = psi_lo_g[:, 0] + np.minimum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
+        # ψ': group 0 decreases, group 1 increases, groups 2-5 monotone.
+        d_hi = dpsi_lo_g[:, 0] + dpsi_hi_g[:, 1] + np.maximum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
+        d_lo = dpsi_hi_g[:, 0] + dpsi_lo_g[:, 1] + np.minimum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
+        # log L: Λ scalars monotone, W_a increases, W_b decreases, p_a increases, p_b(1-u) decreases.
+        lg_lo, lpa_lo, lpb_lo = _lik_groups(pc, item, lo)
+        lg_hi, lpa_hi, lpb_hi = _lik_groups(pc, item, hi)
+        upper = (np.maximum(lg_lo[:, 0], lg_hi[:, 0]) + lg_hi[:, 1] + np.maximum(lg_lo[:, 2], lg_hi[:, 2])
+                 + lg_lo[:, 3] + np.logaddexp(lpa_hi, lpb_lo))
+        for vals, lp_a, lp_b in ((lg_lo, lpa_lo, lpb_lo), (lg_hi, lpa_hi, lpb_hi)):
+            np.maximum.at(best, (item, side), vals.sum(axis=1) + np.logaddexp(lp_a, lp_b))
+        useless = (upper <= best[item, side] + 1e-14 * np.abs(best[item, side])) | (rng_lo > 0) | (rng_hi < 0)
+        monotone = ~useless & ((d_lo > 0) | (d_hi < 0))
+        crossing = monotone & (np.sign(psi_lo) != np.sign(psi_hi))
+        if crossing.any():
+            ci = np.flatnonzero(crossing)
+            sign = np.where(psi_lo[ci] < 0, 1.0, -1.0)          # make the function increasing
+            sub = item[ci]
+
+            def fun(u, k, sub=sub, sign=sign):
+                g, dg = _psi_groups(pc, sub[k], u)
+                return sign[k] * g.sum(axis=1), sign[k] * dg.sum(axis=1)
+
+            root = increasing_root(fun, lo[ci], hi[ci])
+            val = log_lik(pc, sub, root)
+            np.maximum.at(best, (sub, side[ci]), val)
+        split = ~useless & ~monotone & (hi - lo > 1e-13)
+        mid = 0.5 * (lo + hi)
+        keep = np.flatnonzero(split)
+        item = np.concatenate([item[keep], item[keep]])
+        side = np.concatenate([side[keep], side[keep]])
+        lo, hi = np.concatenate([lo[keep], mid[keep]]), np.concatenate([mid[keep], hi[keep]])
+    if item.size:  # not expected: record what remains at its midpoints
+        np.maximum.at(best, (item, side), log_lik(pc, item, 0.5 * (lo + hi)))
+
+
+def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
+    """Critical α of ``a`` over ``b`` and of ``b`` over ``a`` for every item: two arrays (k,).
+
+    ``a`` dominates ``b`` at level α iff α > crit_ab: every θ with normalised likelihood ≥ α has
+    ratio > 1, i.e. the profile likelihood on ``{r ≤ 1}`` stays below α times its maximum.
+    """
+    k = pc.n1.size
+    if not include_instance:
+        return _critical_alpha_data_only(pc)
+    u0 = _ratio_root(pc, 1.0)
+    all_idx = np.arange(k)
+    at_u0 = log_lik(pc, all_idx, u0)
+    at_0 = log_lik(pc, all_idx, np.zeros(k))
+    at_1 = log_lik(pc, all_idx, np.ones(k))
+    best = np.stack([at_u0, at_u0], axis=1)
+    best[:, 0] = np.where(u0 > 0, np.maximum(best[:, 0], at_0), best[:, 0])
+    best[:, 0] = np.where(u0 > 1, np.maximum(best[:, 0], at_1), best[:, 0])
+    best[:, 1] = np.where(u0 < 1, np.maximum(best[:, 1], at_1), best[:, 1])
+    best[:, 1] = np.where(u0 < 0, np.maximum(best[:, 1], at_0), best[:, 1])
+    # side 0 searches [0, min(u0, 1)], side 1 searches [max(u0, 0), 1]; NaN marks "no cell"
+    lo = np.stack([np.where(u0 > 0, _DELTA, np.nan), np.where(u0 < 1, np.maximum(u0, _DELTA), np.nan)], 1)
+    hi = np.stack([np.minimum(u0, 1 - _DELTA), np.full(k, 1 - _DELTA)], axis=1)
+    lo[~(lo < hi)] = np.nan
+    _max_with_instance(pc, lo, hi, best)
+    top = best.max(axis=1)
+    return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
+
+
+def _critical_alpha_data_only(pc: PairCounts):
+    k = pc.n1.size
+    crit_ab, crit_ba = np.ones(k), np.ones(k)
+    live = np.flatnonzero(~((pc.u_min == 0) & (pc.u_max - 1 == 0)))   # both zero: lik_g ≡ 1
+    if live.size == 0:
+        return crit_ab, crit_ba
+    sub = pc.take(live)
+    a0 = _ratio_root(sub, 0.0)
+    idx = np.arange(live.size)
+    # y is unimodal with its maximum at α = 0 (the maximum-likelihood estimate)
+    y0 = np.exp(log_lik(sub, idx, a0, include_instance=False)
+                - log_lik(sub, idx, np.zeros(live.size), include_instance=False))
+    crit_ab[live] = np.where(a0 < 0, y0, 1.0)
+    crit_ba[live] = np.where(a0 > 0, y0, 1.0)
+    return crit_ab, crit_ba
+
+
+def profile_curve(pc: PairCounts, item: int, num: int = 400, include_instance: bool = True):
+    """(ratio, normalised likelihood) along the profile of one item, for plotting.
+
+    Parameters range over the whole interval ``[u_min, u_max]``; the likelihood is normalised by
+    its exact maximum (see :func:`critical_alpha_pairs`).
+    """
+    one = pc.take(np.array([item]))
+    shift = 1.0 if include_instance else 0.0
+    lo, hi = one.u_min[0], one.u_max[0] - (1 - shift)
+    u = np.linspace(lo, hi, num)
+    idx = np.zeros(num, dtype=int)
+    lr, _ = log_ratio(one, idx, u, shift)
+    ll = log_lik(one, idx, u, include_instance)
+    top = (_top_log_lik(one) if include_instance
+           else log_lik(one, np.array([0]), np.zeros(1), include_instance=False)[0])
+    with np.errstate(over="ignore"):
+        return u - 0.5 * shift, np.exp(lr), np.exp(ll - top)
+
+
+def _top_log_lik(one: PairCounts) -> float:
+    u0 = _ratio_root(one, 1.0)
+    best = np.full((1, 2), log_lik(one, np.array([0]), u0)[0])
+    best[0, 0] = max(best[0, 0], log_lik(one, np.array([0]), np.zeros(1))[0])
+    best[0, 1] = max(best[0, 1], log_lik(one, np.array([0]), np.ones(1))[0])
+    lo = np.array([[_DELTA, np.nan]])
+    hi = np.array([[1 - _DELTA, np.nan]])
+    _max_with_instance(one, lo, hi, best)
+    return float(best.max())

@@ -1,0 +1,235 @@
+"""Categorical data layer: validation, integer codes, and additive count tables.
+
+Every naive classifier in this package is a function of two kinds of counts only (paper 000 §2):
+``n(c)`` and ``n(c, F_j = v)``.  :class:`CountTables` holds them together with the class labels and
+the categories of each feature.  Count tables from disjoint chunks of data add up
+(:meth:`CountTables.merge`), so a file too large for memory can be learned chunk by chunk with a
+result identical to a single pass.
+
+Values never seen in training are not an error: they are simply values with zero counts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CountTables", "as_frame", "check_labels", "lookup"]
+
+
+def _column_problem(name: str, col: pd.Series) -> str | None:
+    """Return why a feature column is unusable, or None."""
+    if col.isna().any():
+        k = int(col.isna().sum())
+        return (f"column {name!r} has {k} missing value(s); impute them or encode 'missing' as a "
+                "category of its own before fitting")
+    values = col.to_numpy()
+    if values.dtype.kind == "f":
+        if not np.all(np.isfinite(values)):
+            return f"column {name!r} holds non-finite values (inf)"
+        frac = values[values != np.round(values)]
+        if frac.size:
+            return (f"column {name!r} holds continuous values (e.g. {frac[0]!r}); discretise it "
+                    "into categories first")
+    elif values.dtype.kind == "c":
+        return f"column {name!r} holds complex numbers; features must be categorical"
+    elif values.dtype.kind == "O":
+        kind = pd.api.types.infer_dtype(values, skipna=False)
+        if kind in ("floating", "mixed-integer-float", "mixed"):
+            for v in values:
+                if isinstance(v, (float, np.floating)) and (not np.isfinite(v) or v != round(v)):
+                    return (f"column {name!r} holds continuous or non-finite values (e.g. {v!r}); "
+                            "discretise it into categories first")
+        try:
+            pd.unique(col)
+        except TypeError:
+            return f"column {name!r} holds unhashable values (e.g. lists); features must be categorical"
+    return None
+
+
+def as_frame(X, *, what: str = "X") -> pd.DataFrame:
+    """Validate a 2-D categorical input and return it as a DataFrame (columns kept as given).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, has no rows or no columns, or a column is continuous, missing or
+        otherwise not categorical.
+    """
+    if isinstance(X, pd.DataFrame):
+        frame = X
+    else:
+        if isinstance(X, pd.Series):
+            raise ValueError(f"{what} must be 2-D (rows × features); got a Series — use X.to_frame()")
+        try:
+            arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
+        except (ValueError, TypeError) as exc:  # ragged nested lists
+            raise ValueError(f"{what} could not be read as a 2-D table: {exc}") from None
+        if arr.ndim != 2:
+            raise ValueError(f"{what} must be 2-D (rows × features); got {arr.ndim} dimension(s)")
+        frame = pd.DataFrame(arr)
+    if frame.shape[0] == 0:
+        raise ValueError(f"{what} has no rows")
+    if frame.shape[1] == 0:
+        raise ValueError(f"{what} has no columns (features)")
+    if frame.columns.has_duplicates:
+        dup = frame.columns[frame.columns.duplicated()][0]
+        raise ValueError(f"{what} has duplicate column names (e.g. {dup!r})")
+    for name in frame.columns:
+        problem = _column_problem(str(name), frame[name])
+        if problem:
+            raise ValueError(problem)
+    return frame
+
+
+def check_labels(y, n_rows: int | None = None) -> np.ndarray:
+    """Validate class labels: 1-D, no missing values, hashable, matching the number of rows."""
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be 1-D; got a table with {y.shape[1]} columns")
+        y = y.iloc[:, 0]
+    arr = np.asarray(y, dtype=object) if not isinstance(y, (np.ndarray, pd.Series)) else np.asarray(y)
+    if arr.ndim != 1:
+        raise ValueError(f"y must be 1-D; got shape {arr.shape}")
+    if n_rows is not None and arr.shape[0] != n_rows:
+        raise ValueError(f"X has {n_rows} rows but y has {arr.shape[0]} labels")
+    if arr.shape[0] == 0:
+        raise ValueError("y is empty")
+    if pd.isna(pd.Series(arr)).any():
+        raise ValueError(f"y has {int(pd.isna(pd.Series(arr)).sum())} missing label(s)")
+    if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+        raise ValueError("y holds continuous values; class labels must be categorical")
+    return arr
+
+
+def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Union of two category arrays, sorted when the values are mutually orderable.
+
+    Sorting makes the result independent of the order in which chunks arrive.
+    """
+    seen = pd.Index(a).append(pd.Index(b)).unique()
+    try:
+        return np.asarray(seen.sort_values(), dtype=object)
+    except TypeError:  # e.g. ints mixed with strings: keep first-appearance order
+        return np.asarray(seen, dtype=object)
+
+
+def _align(counts: np.ndarray, have: np.ndarray, want: np.ndarray, axis: int) -> np.ndarray:
+    """Re-index ``counts`` along ``axis`` from categories ``have`` to the superset ``want``."""
+    idx = pd.Index(want).get_indexer(pd.Index(have))
+    shape = list(counts.shape)
+    shape[axis] = len(want)
+    out = np.zeros(shape)
+    if axis == 0:
+        out[idx] = counts
+    else:
+        out[:, idx] = counts
+    return out
+
+
+@dataclass(frozen=True)
+class CountTables:
+    """Sufficient statistics of a naive classifier.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (C,)
+        Class labels (sorted when orderable).
+    categories : list of ndarray
+        ``categories[j]`` are the values of feature ``j`` seen so far.
+    class_counts : ndarray of shape (C,)
+        ``n(c)``.
+    feature_counts : list of ndarray
+        ``feature_counts[j][c, v] = n(c, F_j = categories[j][v])``.
+    feature_names : ndarray of shape (m,)
+        Column names.
+    """
+
+    classes: np.ndarray
+    categories: list
+    class_counts: np.ndarray
+    feature_counts: list
+    feature_names: np.ndarray
+
+    @classmethod
+    def from_data(cls, X, y, classes=None) -> CountTables:
+        """Count ``X`` (categorical, 2-D) against labels ``y``; ``classes`` may declare unseen labels."""
+        frame = as_frame(X)
+        labels = check_labels(y, frame.shape[0])
+        declared = np.asarray([] if classes is None else list(classes), dtype=object)
+        cls_values = _union(declared, pd.unique(pd.Series(labels, dtype=object)))
+        if classes is not None:
+            extra = set(pd.unique(pd.Series(labels, dtype=object))) - set(declared.tolist())
+            if extra:
+                raise ValueError(f"y has labels not among the declared classes: {sorted(map(str, extra))}")
+        y_codes = pd.Index(cls_values).get_indexer(labels)
+        n_classes = len(cls_values)
+        categories, feature_counts = [], []
+        for name in frame.columns:
+            col = frame[name].to_numpy()
+            cats = _union(np.asarray([], dtype=object), pd.unique(pd.Series(col, dtype=object)))
+            codes = pd.Index(cats).get_indexer(col)
+            table = np.zeros((n_classes, len(cats)))
+            np.add.at(table, (y_codes, codes), 1.0)
+            categories.append(cats)
+            feature_counts.append(table)
+        class_counts = np.bincount(y_codes, minlength=n_classes).astype(float)
+        return cls(cls_values, categories, class_counts, feature_counts,
+                   np.asarray(frame.columns, dtype=object))
+
+    @property
+    def n_features(self) -> int:
+        return len(self.categories)
+
+    def merge(self, other: CountTables) -> CountTables:
+        """Add the counts of ``other`` (same features, possibly new classes or values)."""
+        if self.n_features != other.n_features:
+            raise ValueError(f"cannot merge count tables with {self.n_features} and "
+                             f"{other.n_features} features")
+        if not np.array_equal(self.feature_names.astype(str), other.feature_names.astype(str)):
+            raise ValueError("cannot merge count tables with different feature names")
+        classes = _union(self.classes, other.classes)
+        class_counts = (_align(self.class_counts, self.classes, classes, 0)
+                        + _align(other.class_counts, other.classes, classes, 0))
+        categories, feature_counts = [], []
+        for j in range(self.n_features):
+            cats = _union(self.categories[j], other.categories[j])
+            a = _align(_align(self.feature_counts[j], self.classes, classes, 0), self.categories[j], cats, 1)
+            b = _align(_align(other.feature_counts[j], other.classes, classes, 0),
+                       other.categories[j], cats, 1)
+            categories.append(cats)
+            feature_counts.append(a + b)
+        return CountTables(classes, categories, class_counts, feature_counts, self.feature_names)
+
+    def encode(self, X) -> np.ndarray:
+        """Integer codes (n, m) of a new ``X``; values unseen in training get code -1."""
+        frame = as_frame(X)
+        if frame.shape[1] != self.n_features:
+            raise ValueError(f"X has {frame.shape[1]} features but the model was fitted with "
+                             f"{self.n_features}")
+        if isinstance(X, pd.DataFrame) and not np.array_equal(
+                np.asarray(frame.columns).astype(str), self.feature_names.astype(str)):
+            raise ValueError("X's column names differ from those seen in fit: "
+                             f"{list(frame.columns)} vs {list(self.feature_names)}")
+        codes = np.empty(frame.shape, dtype=np.int64)
+        for j, name in enumerate(frame.columns):
+            codes[:, j] = pd.Index(self.categories[j]).get_indexer(frame[name].to_numpy())
+        return codes
+
+    def extended_counts(self) -> list:
+        """Per feature, ``n(c, F_j = v)`` with one extra zero column for values unseen in training."""
+        return [np.hstack([t, np.zeros((t.shape[0], 1))]) for t in self.feature_counts]
+
+
+def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
+    """Gather ``extended[j][:, codes[i, j]]`` for all i, j: array (C, n, m).
+
+    ``extended[j]`` has shape (C, V_j + 1); its last column serves the code -1 (unseen value).
+    One flat table makes the whole lookup a single fancy-indexing operation.
+    """
+    widths = np.array([t.shape[1] for t in extended])
+    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+    flat = np.concatenate(extended, axis=1)
+    idx = np.where(codes < 0, widths - 1, codes) + offsets
+    return flat[:, idx]
