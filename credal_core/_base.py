@@ -14,7 +14,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .data import CountTables, lookup
+from .data import CountTables, lookup_sum
 
 __all__ = ["NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint"]
 
@@ -40,7 +40,7 @@ def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndar
     with np.errstate(divide="ignore"):
         log_prior = np.log(den / (tables.class_counts.sum() + s))
         # logs of the small tables first, then one gather: cheaper than logs of the gathered array
-        return log_prior[:, None] + lookup(codes, [np.log(p) for p in conditionals]).sum(axis=2)
+        return log_prior[:, None] + lookup_sum(codes, [np.log(p) for p in conditionals])
 
 
 class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):

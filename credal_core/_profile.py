@@ -38,6 +38,7 @@ contributes the factor 1 for every ``u``.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import expit, logit
 
 from ._roots import increasing_root
 
@@ -101,13 +102,19 @@ def _sides(pc: PairCounts, idx, u, shift: float):
 
 
 def log_ratio(pc, idx, u, shift):
-    """log r(u) and its derivative (interior points)."""
-    lpa, lpb, _, _ = _sides(pc, idx, u, shift)
+    """log r(u), its derivative, and the size of the summed terms (interior points)."""
     v = shift - u
+    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(pc.j1[idx], np.log(pc.c1[idx] + u[:, None]), 0.0)
+        lb = np.where(pc.j2[idx], np.log(pc.c2[idx] + v[:, None]), 0.0)
+    a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
+    value = a1 + la.sum(axis=1) - b1 - lb.sum(axis=1)
+    scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
     d = ((1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v)
          + np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
          + np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1))
-    return lpa - lpb, d
+    return value, d, scale
 
 
 def log_lik(pc, idx, u, include_instance=True):
@@ -120,22 +127,39 @@ def log_lik(pc, idx, u, include_instance=True):
 
 
 def _ratio_root(pc, shift):
-    """u0 with r(u0) = 1 for every item (bracketed Newton on the increasing log r)."""
+    """u0 with r(u0) = 1 for every item (r increases from 0 to +inf on the open bracket).
+
+    Solved in w = logit((u - u_min)/(u_max - u_min)): log r has log singularities at both ends
+    of the bracket, which become linear asymptotes in w, so Newton converges in a few steps.
+    """
     k = pc.n1.size
-    lo = pc.u_min.copy()
-    hi = pc.u_max.copy() if shift == 1.0 else pc.u_max - 1.0
-    return increasing_root(lambda u, idx: log_ratio(pc, idx, u, shift), lo, hi) if k else lo
+    lo = pc.u_min
+    width = (pc.u_max if shift == 1.0 else pc.u_max - 1.0) - lo
+    if k == 0:
+        return lo.copy()
+
+    def fun(w, idx):
+        p = expit(w)
+        value, slope, scale = log_ratio(pc, idx, lo[idx] + width[idx] * p, shift)
+        return value, slope * width[idx] * p * (1 - p), scale
+
+    start = logit(np.clip((0.5 * shift - lo) / width, 1e-12, 1 - 1e-12))
+    w = increasing_root(fun, np.full(k, -40.0), np.full(k, 40.0), x0=start)
+    return lo + width * expit(w)
 
 
-def _psi_groups(pc, idx, u):
-    """Monotone groups of ψ (columns) and of ψ' at ``u`` in (0, 1), with the folded log u terms."""
+def _psi_groups(pc, idx, u, v=None):
+    """Monotone groups of ψ (columns) and of ψ' at ``u`` in (0, 1), with the folded log u terms.
+
+    ``v = 1 - u`` may be given separately to keep full precision near u = 1.
+    """
     n1, n2 = pc.n1[idx], pc.n2[idx]
     m1, m2, k1, k2 = pc.m1[idx], pc.m2[idx], pc.k1[idx], pc.k2[idx]
     e1 = np.where(n1 > 0, k1 - 1, 0)       # zero counts of a minus the logit's log u
     e2 = np.where(n2 > 0, 1 - k2, 0)
     g1w = np.where(n1 > 0, 1 - m1, 0)
     g3w = np.where(n2 > 0, m2 - 1, 0)
-    v = 1 - u
+    v = 1 - u if v is None else v
     ca = pc.c1[idx] + u[:, None]
     cb = pc.c2[idx] + v[:, None]
     pos1, pos2 = pc.pos1[idx], pc.pos2[idx]
@@ -183,7 +207,10 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
                  + lg_lo[:, 3] + np.logaddexp(lpa_hi, lpb_lo))
         for vals, lp_a, lp_b in ((lg_lo, lpa_lo, lpb_lo), (lg_hi, lpa_hi, lpb_hi)):
             np.maximum.at(best, (item, side), vals.sum(axis=1) + np.logaddexp(lp_a, lp_b))
-        useless = (upper <= best[item, side] + 1e-14 * np.abs(best[item, side])) | (rng_lo > 0) | (rng_hi < 0)
+        # ψ ≡ 0 on the cell (both bounds exactly 0) means L is constant there: its end values count.
+        flat = (rng_lo == 0) & (rng_hi == 0)
+        useless = ((upper <= best[item, side] + 1e-13 * (1 + np.abs(best[item, side])))
+                   | (rng_lo > 0) | (rng_hi < 0) | flat)
         monotone = ~useless & ((d_lo > 0) | (d_hi < 0))
         crossing = monotone & (np.sign(psi_lo) != np.sign(psi_hi))
         if crossing.any():
@@ -191,14 +218,25 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
             sign = np.where(psi_lo[ci] < 0, 1.0, -1.0)          # make the function increasing
             sub = item[ci]
 
-            def fun(u, k, sub=sub, sign=sign):
-                g, dg = _psi_groups(pc, sub[k], u)
-                return sign[k] * g.sum(axis=1), sign[k] * dg.sum(axis=1)
+            # Solve in z = logit(u): roots near u = 1 (confident predictions) sit next to the
+            # log(1 - u) singularity, where ψ is nearly linear in z but not in u.
+            def fun(z, k, sub=sub, sign=sign):
+                u = expit(z)
+                g, dg = _psi_groups(pc, sub[k], u, expit(-z))
+                return (sign[k] * g.sum(axis=1), sign[k] * dg.sum(axis=1) * u * (1 - u),
+                        np.abs(g).sum(axis=1) + np.abs(z))
 
-            root = increasing_root(fun, lo[ci], hi[ci])
+            root = expit(increasing_root(fun, logit(lo[ci]), logit(hi[ci])))
             val = log_lik(pc, sub, root)
             np.maximum.at(best, (sub, side[ci]), val)
         split = ~useless & ~monotone & (hi - lo > 1e-13)
+        # Guard against pathological near-flat profiles: past 2**12 live cells for one item, the
+        # likelihood varies by less than its bound's slack there; keep the midpoints' values.
+        crowded = np.bincount(item[split], minlength=best.shape[0])[item] > 4096
+        if crowded.any():
+            over = split & crowded
+            np.maximum.at(best, (item[over], side[over]), log_lik(pc, item[over], 0.5 * (lo + hi)[over]))
+            split &= ~crowded
         mid = 0.5 * (lo + hi)
         keep = np.flatnonzero(split)
         item = np.concatenate([item[keep], item[keep]])
@@ -264,7 +302,7 @@ def profile_curve(pc: PairCounts, item: int, num: int = 400, include_instance: b
     lo, hi = one.u_min[0], one.u_max[0] - (1 - shift)
     u = np.linspace(lo, hi, num)
     idx = np.zeros(num, dtype=int)
-    lr, _ = log_ratio(one, idx, u, shift)
+    lr = log_ratio(one, idx, u, shift)[0]
     ll = log_lik(one, idx, u, include_instance)
     top = (_top_log_lik(one) if include_instance
            else log_lik(one, np.array([0]), np.zeros(1), include_instance=False)[0])

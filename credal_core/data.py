@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CountTables", "as_frame", "check_labels", "lookup"]
+__all__ = ["CountTables", "as_frame", "check_labels", "lookup", "lookup_sum"]
 
 
 def _column_problem(name: str, col: pd.Series) -> str | None:
@@ -233,3 +233,14 @@ def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
     flat = np.concatenate(extended, axis=1)
     idx = np.where(codes < 0, widths - 1, codes) + offsets
     return flat[:, idx]
+
+
+def lookup_sum(codes: np.ndarray, extended: list) -> np.ndarray:
+    """``sum_j extended[j][:, codes[i, j]]``: array (C, n), accumulated feature by feature.
+
+    Cheaper than summing :func:`lookup`'s (C, n, m) array: no large temporary.
+    """
+    out = np.zeros((extended[0].shape[0], codes.shape[0]))
+    for j, table in enumerate(extended):
+        out += table[:, codes[:, j]]   # code -1 picks the last (unseen) column
+    return out

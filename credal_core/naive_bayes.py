@@ -5,7 +5,7 @@ import numpy as np
 
 from ._base import NaiveCountsClassifier, perks_log_joint
 from ._roots import increasing_root
-from .data import lookup
+from .data import lookup, lookup_sum
 
 __all__ = ["NaiveBayes"]
 
@@ -144,4 +144,4 @@ def _laplace_log_joint(tables, codes) -> np.ndarray:
     nc = tables.class_counts
     log_prior = np.log((nc + 1) / (nc.sum() + len(nc)))
     logs = [np.log((ext + 1) / (nc[:, None] + ext.shape[1] - 1)) for ext in tables.extended_counts()]
-    return log_prior[:, None] + lookup(codes, logs).sum(axis=2)
+    return log_prior[:, None] + lookup_sum(codes, logs)

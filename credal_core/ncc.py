@@ -5,7 +5,7 @@ import numpy as np
 
 from ._base import CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
 from ._roots import increasing_root
-from .data import lookup
+from .data import lookup, lookup_sum
 
 __all__ = ["NCC"]
 
@@ -79,10 +79,10 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         counts = [ext + s * eps / (n_classes * (ext.shape[1] - 1)) for ext in tables.extended_counts()]
         m = codes.shape[1]
         with np.errstate(divide="ignore"):
-            sum_log = lookup(codes, [np.log(c) for c in counts]).sum(axis=2)              # (C, n)
-            sum_log_s = lookup(codes, [np.log(c + sigma) for c in counts]).sum(axis=2)
-            sum_inv = lookup(codes, [1 / c for c in counts]).sum(axis=2)
-            sum_inv_s = lookup(codes, [1 / (c + sigma) for c in counts]).sum(axis=2)
+            sum_log = lookup_sum(codes, [np.log(c) for c in counts])              # (C, n)
+            sum_log_s = lookup_sum(codes, [np.log(c + sigma) for c in counts])
+            sum_inv = lookup_sum(codes, [1 / c for c in counts])
+            sum_inv_s = lookup_sum(codes, [1 / (c + sigma) for c in counts])
         n = codes.shape[0]
         dom = np.zeros((n, n_classes, n_classes), dtype=bool)
         gathered = None
