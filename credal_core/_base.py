@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .data import CountTables, lookup_sum
 
-__all__ = ["NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint"]
+__all__ = ["NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint", "top_cycle"]
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
@@ -135,5 +135,24 @@ class CredalClassifierMixin:
         return dom
 
     def predict_set(self, X) -> np.ndarray:
-        """Maximal classes (n, C): those no other class dominates (maximality); never empty."""
-        return ~self.dominance(X).any(axis=1)
+        """Maximal classes (n, C): those no other class dominates (maximality); never empty.
+
+        For the NCC, and whenever dominance is a strict partial order, this is exactly
+        ``~dominance(X).any(axis=1)``.  The LNCC's pairwise likelihoods (000 §4) make each pair's
+        test use its own likelihood, so dominance could in principle form a cycle, which would leave
+        no maximal class; the set is then the top cycle (the classes not beaten, through chains of
+        dominance, by a class they do not beat back), which equals the maximal set otherwise.
+        """
+        return top_cycle(self.dominance(X))
+
+
+def top_cycle(dom: np.ndarray) -> np.ndarray:
+    """Classes not reachable by a dominance chain from a class they cannot reach back: (n, C) bool.
+
+    Equal to the maximal (non-dominated) classes when ``dom`` is acyclic, and never empty.
+    """
+    reach = dom.copy()
+    for k in range(dom.shape[1]):                      # transitive closure (Floyd-Warshall)
+        reach |= reach[:, :, k, None] & reach[:, None, k, :]
+    beaten = reach & ~np.swapaxes(reach, 1, 2)         # b reaches a, a does not reach b
+    return ~beaten.any(axis=1)

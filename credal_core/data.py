@@ -98,8 +98,10 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError("y is empty")
     if pd.isna(pd.Series(arr)).any():
         raise ValueError(f"y has {int(pd.isna(pd.Series(arr)).sum())} missing label(s)")
-    if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
-        raise ValueError("y holds continuous values; class labels must be categorical")
+    floats = pd.to_numeric(pd.Series(arr), errors="coerce") if arr.dtype.kind in "fO" else None
+    if floats is not None and (arr.dtype.kind == "f" or pd.api.types.infer_dtype(arr) == "floating"):
+        if np.any(floats.to_numpy() != np.round(floats.to_numpy())):
+            raise ValueError("y holds continuous values; class labels must be categorical")
     return arr
 
 
