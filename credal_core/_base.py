@@ -55,8 +55,9 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         tables = CountTables.from_data(X, y)
         if len(tables.classes) < 2:
-            raise ValueError(f"y has a single class ({tables.classes[0]!r}); a classifier needs at "
-                             "least two classes")
+            n = int(tables.class_counts.sum())
+            raise ValueError(f"y has only one class ({tables.classes[0]!r}) in {n} sample(s); a "
+                             "classifier needs at least two classes")
         return self._set_tables(tables)
 
     def partial_fit(self, X, y, classes=None):
@@ -66,12 +67,15 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         chunk = CountTables.from_data(X, y, classes=classes)
+        if hasattr(self, "tables_") and chunk.n_features != self.n_features_in_:
+            raise ValueError(f"X has {chunk.n_features} features, but {type(self).__name__} is "
+                             f"expecting {self.n_features_in_} features as input")
         tables = chunk if not hasattr(self, "tables_") else self.tables_.merge(chunk)
         return self._set_tables(tables)
 
     def _set_tables(self, tables: CountTables):
         self.tables_ = tables
-        self.classes_ = tables.classes
+        self.classes_ = _natural_dtype(tables.classes)
         self.n_features_in_ = tables.n_features
         self.class_count_ = tables.class_counts
         self.feature_count_ = tables.feature_counts
@@ -85,9 +89,9 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "tables_")
         if len(self.classes_) < 2:
-            raise ValueError(f"the model has seen a single class ({self.classes_[0]!r}) so far; "
+            raise ValueError(f"the model has seen only one class ({self.classes_[0]!r}) so far; "
                              "add data of another class or declare it with partial_fit(classes=...)")
-        return self.tables_.encode(X)
+        return self.tables_.encode(X, who=type(self).__name__)
 
     # --- precise path -------------------------------------------------------------------------
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
@@ -111,7 +115,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Most probable class (ties: the first in ``classes_`` order)."""
-        return self.classes_[np.argmax(self._joint_log_likelihood(self._encode(X)), axis=0)]
+        jll = self._joint_log_likelihood(self._encode(X))
+        return self.classes_[np.argmax(jll, axis=0)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -156,3 +161,15 @@ def top_cycle(dom: np.ndarray) -> np.ndarray:
         reach |= reach[:, :, k, None] & reach[:, None, k, :]
     beaten = reach & ~np.swapaxes(reach, 1, 2)         # b reaches a, a does not reach b
     return ~beaten.any(axis=1)
+
+
+def _natural_dtype(values: np.ndarray) -> np.ndarray:
+    """Labels as a plain numpy array (int, float, bool, str) when they share one type, else object.
+
+    Keeps ``predict``'s output comparable with ``y`` (scikit-learn's metrics reject object arrays
+    of numbers).
+    """
+    converted = np.asarray(values.tolist())
+    if converted.dtype.kind in "iufbU" and converted.tolist() == values.tolist():
+        return converted
+    return values

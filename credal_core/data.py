@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import warnings
+
 import numpy as np
 import pandas as pd
+from scipy import sparse
+from sklearn.exceptions import DataConversionWarning
 
 __all__ = ["CountTables", "as_frame", "check_labels", "lookup", "lookup_sum"]
 
@@ -22,8 +26,8 @@ def _column_problem(name: str, col: pd.Series) -> str | None:
     """Return why a feature column is unusable, or None."""
     if col.isna().any():
         k = int(col.isna().sum())
-        return (f"column {name!r} has {k} missing value(s); impute them or encode 'missing' as a "
-                "category of its own before fitting")
+        return (f"column {name!r} has {k} missing value(s) (NaN/None); impute them or encode "
+                "'missing' as a category of its own before fitting")
     values = col.to_numpy()
     if values.dtype.kind == "f":
         if not np.all(np.isfinite(values)):
@@ -33,7 +37,7 @@ def _column_problem(name: str, col: pd.Series) -> str | None:
             return (f"column {name!r} holds continuous values (e.g. {frac[0]!r}); discretise it "
                     "into categories first")
     elif values.dtype.kind == "c":
-        return f"column {name!r} holds complex numbers; features must be categorical"
+        return f"Complex data not supported: column {name!r} holds complex numbers"
     elif values.dtype.kind == "O":
         kind = pd.api.types.infer_dtype(values, skipna=False)
         if kind in ("floating", "mixed-integer-float", "mixed"):
@@ -57,6 +61,8 @@ def as_frame(X, *, what: str = "X") -> pd.DataFrame:
         If ``X`` is not 2-D, has no rows or no columns, or a column is continuous, missing or
         otherwise not categorical.
     """
+    if sparse.issparse(X):
+        raise TypeError(f"sparse input is not supported: pass {what} as a dense categorical table")
     if isinstance(X, pd.DataFrame):
         frame = X
     else:
@@ -67,12 +73,15 @@ def as_frame(X, *, what: str = "X") -> pd.DataFrame:
         except (ValueError, TypeError) as exc:  # ragged nested lists
             raise ValueError(f"{what} could not be read as a 2-D table: {exc}") from None
         if arr.ndim != 2:
-            raise ValueError(f"{what} must be 2-D (rows × features); got {arr.ndim} dimension(s)")
+            raise ValueError(f"{what} must be 2-D (rows × features); got {arr.ndim} dimension(s). "
+                             "Reshape your data, e.g. X.reshape(-1, 1) for a single feature")
         frame = pd.DataFrame(arr)
     if frame.shape[0] == 0:
-        raise ValueError(f"{what} has no rows")
+        raise ValueError(f"{what} has no rows: found array with 0 sample(s) (shape={frame.shape}) "
+                         "while a minimum of 1 is required.")
     if frame.shape[1] == 0:
-        raise ValueError(f"{what} has no columns (features)")
+        raise ValueError(f"{what} has no columns (features): found array with 0 feature(s) "
+                         f"(shape={frame.shape}) while a minimum of 1 is required.")
     if frame.columns.has_duplicates:
         dup = frame.columns[frame.columns.duplicated()][0]
         raise ValueError(f"{what} has duplicate column names (e.g. {dup!r})")
@@ -85,11 +94,17 @@ def as_frame(X, *, what: str = "X") -> pd.DataFrame:
 
 def check_labels(y, n_rows: int | None = None) -> np.ndarray:
     """Validate class labels: 1-D, no missing values, hashable, matching the number of rows."""
+    if y is None:
+        raise ValueError("this classifier requires y to be passed, but the target y is None.")
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-D; got a table with {y.shape[1]} columns")
         y = y.iloc[:, 0]
     arr = np.asarray(y, dtype=object) if not isinstance(y, (np.ndarray, pd.Series)) else np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected; it was flattened "
+                      "with ravel()", DataConversionWarning, stacklevel=3)
+        arr = arr.ravel()
     if arr.ndim != 1:
         raise ValueError(f"y must be 1-D; got shape {arr.shape}")
     if n_rows is not None and arr.shape[0] != n_rows:
@@ -204,12 +219,15 @@ class CountTables:
             feature_counts.append(a + b)
         return CountTables(classes, categories, class_counts, feature_counts, self.feature_names)
 
-    def encode(self, X) -> np.ndarray:
-        """Integer codes (n, m) of a new ``X``; values unseen in training get code -1."""
+    def encode(self, X, who: str = "CountTables") -> np.ndarray:
+        """Integer codes (n, m) of a new ``X``; values unseen in training get code -1.
+
+        ``who`` names the caller in error messages.
+        """
         frame = as_frame(X)
         if frame.shape[1] != self.n_features:
-            raise ValueError(f"X has {frame.shape[1]} features but the model was fitted with "
-                             f"{self.n_features}")
+            raise ValueError(f"X has {frame.shape[1]} features, but {who} is expecting "
+                             f"{self.n_features} features as input")
         if isinstance(X, pd.DataFrame) and not np.array_equal(
                 np.asarray(frame.columns).astype(str), self.feature_names.astype(str)):
             raise ValueError("X's column names differ from those seen in fit: "

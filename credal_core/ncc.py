@@ -78,7 +78,7 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         big_n = tables.class_counts + s * eps / n_classes
         counts = [ext + s * eps / (n_classes * (ext.shape[1] - 1)) for ext in tables.extended_counts()]
         m = codes.shape[1]
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):   # zero counts: log 0 = -inf, 1/0 = inf
             sum_log = lookup_sum(codes, [np.log(c) for c in counts])              # (C, n)
             sum_log_s = lookup_sum(codes, [np.log(c + sigma) for c in counts])
             sum_inv = lookup_sum(codes, [1 / c for c in counts])
@@ -92,7 +92,8 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                     continue
                 na, nb = big_n[a], big_n[b]
                 can = np.isfinite(sum_log[a])                       # a zero N(a, f_j): inf h = 0
-                with np.errstate(divide="ignore", invalid="ignore"):
+                # tiny ε makes 1/N huge: ±inf end slopes are handled by the logic below
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                     h1 = (m - 1) * (np.log(nb + sigma) - np.log(na)) + sum_log[a] - sum_log_s[b]
                     zero_b = ~np.isfinite(sum_log[b])               # some N(b, f_j) = 0: h(0) = +inf
                     h0 = np.where(zero_b, np.inf,
@@ -106,7 +107,7 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                 result = can & (h0 > 0) & (h1 > 0)
                 decided = ~result | (d0 >= 0) | (d1 <= 0)           # min at an end point
                 # Convexity: h lies above both end tangents, hence above their crossing point.
-                with np.errstate(invalid="ignore", divide="ignore"):
+                with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
                     xc = (h1 - d1 - h0) / (d0 - d1)
                     lower = h0 + d0 * xc
                 decided |= np.isfinite(lower) & (lower > 0)

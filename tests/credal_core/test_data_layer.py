@@ -94,7 +94,7 @@ BAD_INPUTS = [
     ("empty X", pd.DataFrame({"x": []}), [], "no rows"),
     ("no columns", pd.DataFrame(index=range(3)), ["a", "b", "a"], "no columns"),
     ("lengths", pd.DataFrame({"x": ["u", "v", "v"]}), ["a", "b"], "3 rows but y has 2"),
-    ("single class", pd.DataFrame({"x": ["u", "v", "v"]}), ["a", "a", "a"], "single class"),
+    ("single class", pd.DataFrame({"x": ["u", "v", "v"]}), ["a", "a", "a"], "only one class"),
     ("1-D X", np.array(["u", "v", "v"]), ["a", "b", "a"], "2-D"),
     ("unhashable", pd.DataFrame({"x": [[1], [2], [1]]}), ["a", "b", "a"], "unhashable"),
     ("continuous y", pd.DataFrame({"x": ["u", "v", "v"]}), [0.5, 1.5, 0.5], "continuous"),

@@ -1,0 +1,132 @@
+"""Guarantees the theory gives, checked with hypothesis on random small data sets."""
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credal_core import LNCC, NCC, NaiveBayes
+from credal_core._base import top_cycle
+
+
+@st.composite
+def datasets(draw, max_classes=4):
+    n = draw(st.integers(2, 25))
+    m = draw(st.integers(1, 5))
+    levels = draw(st.integers(2, 4))
+    n_classes = draw(st.integers(2, max_classes))
+    X = np.array(draw(st.lists(st.lists(st.integers(0, levels - 1), min_size=m, max_size=m),
+                               min_size=n, max_size=n)))
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    if len(set(y.tolist())) < 2:
+        y[0], y[-1] = 0, 1
+    # test instances may carry an unseen value (= levels)
+    X_test = np.array(draw(st.lists(st.lists(st.integers(0, levels), min_size=m, max_size=m),
+                                    min_size=1, max_size=6)))
+    return pd.DataFrame(X).add_prefix("f"), y, pd.DataFrame(X_test).add_prefix("f")
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(data=datasets(), s=st.floats(0.05, 10), eps=st.floats(0, 1))
+def test_ncc_set_contains_the_perks_nbc_label(data, s, eps):
+    X, y, X_test = data
+    ncc = NCC(s=s, epsilon=eps).fit(X, y)
+    sets = ncc.predict_set(X_test)
+    jll = NaiveBayes(s=s).fit(X, y)._joint_log_likelihood(ncc.tables_.encode(X_test))
+    # every class tied at the NBC's maximum is in the set (the NBC is one member of the credal set)
+    top = jll >= jll.max(axis=0, keepdims=True) - 1e-12 * np.abs(jll.max(axis=0, keepdims=True))
+    assert np.all(sets | ~top.T)
+
+
+@SETTINGS
+@given(data=datasets(), s=st.floats(0.05, 10), factor=st.floats(1.0, 5.0), eps=st.floats(0, 0.9))
+def test_ncc_sets_shrink_as_s_falls(data, s, factor, eps):
+    X, y, X_test = data
+    small = NCC(s=s, epsilon=eps).fit(X, y).predict_set(X_test)
+    large = NCC(s=s * factor, epsilon=eps).fit(X, y).predict_set(X_test)
+    assert np.all(large | ~small)
+
+
+@SETTINGS
+@given(data=datasets(), s=st.floats(0.05, 10), e1=st.floats(0, 1), e2=st.floats(0, 1))
+def test_ncc_sets_shrink_as_epsilon_rises(data, s, e1, e2):
+    X, y, X_test = data
+    lo, hi = sorted((e1, e2))
+    wide = NCC(s=s, epsilon=lo).fit(X, y).predict_set(X_test)
+    narrow = NCC(s=s, epsilon=hi).fit(X, y).predict_set(X_test)
+    assert np.all(wide | ~narrow)
+
+
+@SETTINGS
+@given(data=datasets(), a1=st.floats(0, 1), a2=st.floats(0, 1), inst=st.booleans())
+def test_lncc_sets_shrink_as_alpha_rises(data, a1, a2, inst):
+    X, y, X_test = data
+    lo, hi = sorted((a1, a2))
+    wide = LNCC(alpha=lo, include_instance=inst).fit(X, y).predict_set(X_test)
+    narrow = LNCC(alpha=hi, include_instance=inst).fit(X, y).predict_set(X_test)
+    assert np.all(wide | ~narrow)
+
+
+@SETTINGS
+@given(data=datasets(), alpha=st.floats(0, 1), inst=st.booleans())
+def test_lncc_critical_alpha_structure(data, alpha, inst):
+    X, y, X_test = data
+    model = LNCC(alpha=alpha, include_instance=inst).fit(X, y)
+    crit = model.critical_alpha(X_test)
+    k = crit.shape[1]
+    assert np.all((crit >= 0) & (crit <= 1)) and np.all(np.isfinite(crit))
+    assert np.all(crit[:, np.arange(k), np.arange(k)] == 1)
+    # the likelihood's maximum lies on one side of ratio = 1: one of each pair is exactly 1
+    assert np.all(np.maximum(crit, np.swapaxes(crit, 1, 2)) == 1)
+    dom = model.dominance(X_test)
+    off = ~np.eye(k, dtype=bool)
+    assert np.array_equal(dom[:, off], (alpha > crit)[:, off])   # fast path == exact path
+
+
+@SETTINGS
+@given(data=datasets(), s=st.floats(0.05, 10), eps=st.floats(0, 1), alpha=st.floats(0, 1))
+def test_sets_are_never_empty_and_maximal(data, s, eps, alpha):
+    X, y, X_test = data
+    for model in (NCC(s=s, epsilon=eps), LNCC(alpha=alpha), LNCC(alpha=alpha, include_instance=False)):
+        model.fit(X, y)
+        dom = model.dominance(X_test)
+        sets = model.predict_set(X_test)
+        assert sets.any(axis=1).all()
+        acyclic = ~(dom & np.swapaxes(dom, 1, 2)).any(axis=(1, 2))
+        np.testing.assert_array_equal(sets[acyclic], ~dom.any(axis=1)[acyclic])
+
+
+@SETTINGS
+@given(data=datasets(), s=st.floats(0.05, 10), eps=st.floats(0, 1))
+def test_ncc_dominance_is_a_strict_partial_order(data, s, eps):
+    # One credal set for all pairs (000 eq. 5): irreflexive, asymmetric and transitive.
+    X, y, X_test = data
+    dom = NCC(s=s, epsilon=eps).fit(X, y).dominance(X_test)
+    assert not (dom & np.swapaxes(dom, 1, 2)).any()
+    chained = np.einsum("iab,ibc->iac", dom.astype(int), dom.astype(int)) > 0
+    assert not (chained & ~dom).any()
+
+
+@SETTINGS
+@given(data=datasets())
+def test_threshold_is_zero_exactly_at_ties_and_positive_otherwise(data):
+    X, y, X_test = data
+    nb = NaiveBayes(prior="laplace").fit(X, y)
+    t = nb.perturbation_threshold(X_test)
+    jll = nb._joint_log_likelihood(nb.tables_.encode(X_test))
+    top2 = np.sort(jll, axis=0)[-2:]
+    tie = np.isclose(top2[0], top2[1], rtol=0, atol=1e-12)
+    assert np.all(np.isfinite(t)) and np.all(t >= 0)
+    assert np.all(t[~tie] > 0) and np.all(t[tie] == 0)
+
+
+def test_top_cycle_on_a_hand_made_cycle():
+    # a > b > c > a plus d beaten by a: the top cycle is {a, b, c}
+    dom = np.zeros((1, 4, 4), bool)
+    dom[0, 0, 1] = dom[0, 1, 2] = dom[0, 2, 0] = dom[0, 0, 3] = True
+    assert top_cycle(dom).tolist() == [[True, True, True, False]]
+    dom = np.zeros((1, 3, 3), bool)
+    dom[0, 0, 1] = dom[0, 1, 2] = dom[0, 0, 2] = True
+    assert top_cycle(dom).tolist() == [[True, False, False]]
