@@ -19,7 +19,7 @@ import pandas as pd
 from scipy import sparse
 from sklearn.exceptions import DataConversionWarning
 
-__all__ = ["CountTables", "as_frame", "check_labels", "lookup", "lookup_sum"]
+__all__ = ["CountTables", "Gather", "as_frame", "check_labels", "lookup", "lookup_sum"]
 
 
 def _column_problem(name: str, col: pd.Series) -> str | None:
@@ -242,25 +242,36 @@ class CountTables:
         return [np.hstack([t, np.zeros((t.shape[0], 1))]) for t in self.feature_counts]
 
 
-def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
-    """Gather ``extended[j][:, codes[i, j]]`` for all i, j: array (C, n, m).
+class Gather:
+    """Looks up per-(class, feature, value) tables for many instances at once.
 
-    ``extended[j]`` has shape (C, V_j + 1); its last column serves the code -1 (unseen value).
-    One flat table makes the whole lookup a single fancy-indexing operation.
+    Built once per prediction call from integer codes (n, m); code -1 (a value unseen in
+    training) selects the extra last column of each feature's extended table.  Indices are kept
+    feature-major (m, n) and contiguous: one ``take`` per class is several times faster than
+    fancy-indexing (C, V) tables, and sums over features run along the fast axis.
     """
-    widths = np.array([t.shape[1] for t in extended])
-    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
-    flat = np.concatenate(extended, axis=1)
-    idx = np.where(codes < 0, widths - 1, codes) + offsets
-    return flat[:, idx]
+
+    def __init__(self, codes: np.ndarray, n_values):
+        widths = np.asarray(n_values, dtype=np.int64) + 1
+        offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+        self.idx = np.ascontiguousarray((np.where(codes < 0, widths - 1, codes) + offsets).T)
+
+    def take(self, extended: list) -> np.ndarray:
+        """``extended[j][c, code[i, j]]`` as an array (C, m, n)."""
+        flat = np.concatenate(extended, axis=1)
+        return np.stack([row.take(self.idx) for row in flat])
+
+    def sum(self, extended: list) -> np.ndarray:
+        """``sum_j extended[j][c, code[i, j]]`` as an array (C, n)."""
+        flat = np.concatenate(extended, axis=1)
+        return np.stack([row.take(self.idx).sum(axis=0) for row in flat])
+
+
+def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
+    """``extended[j][c, codes[i, j]]`` as an array (C, m, n); see :class:`Gather`."""
+    return Gather(codes, [t.shape[1] - 1 for t in extended]).take(extended)
 
 
 def lookup_sum(codes: np.ndarray, extended: list) -> np.ndarray:
-    """``sum_j extended[j][:, codes[i, j]]``: array (C, n), accumulated feature by feature.
-
-    Cheaper than summing :func:`lookup`'s (C, n, m) array: no large temporary.
-    """
-    out = np.zeros((extended[0].shape[0], codes.shape[0]))
-    for j, table in enumerate(extended):
-        out += table[:, codes[:, j]]   # code -1 picks the last (unseen) column
-    return out
+    """``sum_j extended[j][c, codes[i, j]]`` as an array (C, n); see :class:`Gather`."""
+    return Gather(codes, [t.shape[1] - 1 for t in extended]).sum(extended)

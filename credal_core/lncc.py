@@ -72,13 +72,13 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _critical_alpha(self, codes):
         tables = self.tables_
         n_classes = len(tables.classes)
-        counts = lookup(codes, tables.extended_counts())               # (C, n, m)
+        counts = lookup(codes, tables.extended_counts())               # (C, m, n)
         n = codes.shape[0]
         crit = np.ones((n, n_classes, n_classes))
         nc = tables.class_counts
         for a in range(n_classes):
             for b in range(a + 1, n_classes):
-                pc = PairCounts(np.full(n, nc[a]), counts[a], np.full(n, nc[b]), counts[b])
+                pc = PairCounts(np.full(n, nc[a]), counts[a].T, np.full(n, nc[b]), counts[b].T)
                 crit[:, a, b], crit[:, b, a] = critical_alpha_pairs(pc, bool(self.include_instance))
         return crit
 
@@ -111,8 +111,8 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                 if todo.size:
                     if counts is None:
                         counts = lookup(codes, tables.extended_counts())
-                    pc = PairCounts(np.full(todo.size, nc[a]), counts[a][todo],
-                                    np.full(todo.size, nc[b]), counts[b][todo])
+                    pc = PairCounts(np.full(todo.size, nc[a]), counts[a][:, todo].T,
+                                    np.full(todo.size, nc[b]), counts[b][:, todo].T)
                     crit_ab, crit_ba = critical_alpha_pairs(pc, True)
                     dom[todo, a, b] = self.alpha > crit_ab
                     dom[todo, b, a] = self.alpha > crit_ba

@@ -9,6 +9,8 @@ from .data import lookup, lookup_sum
 
 __all__ = ["NaiveBayes"]
 
+_TIE = 1e-12   # log-odds this close to 0 count as a tie of the NBC
+
 
 class NaiveBayes(NaiveCountsClassifier):
     r"""Naive Bayes classifier on categorical features.
@@ -92,7 +94,7 @@ class NaiveBayes(NaiveCountsClassifier):
         codes = self._encode(X)
         tables = self.tables_
         n_classes = len(tables.classes)
-        counts = lookup(codes, tables.extended_counts())            # (C, n, m)
+        counts = lookup(codes, tables.extended_counts())            # (C, m, n)
         n_values = np.array([len(c) for c in tables.categories], dtype=float)
         nc = tables.class_counts
         jll = _laplace_log_joint(tables, codes)                     # (C, n)
@@ -106,7 +108,7 @@ class NaiveBayes(NaiveCountsClassifier):
                 continue
             a = best[items]
             na, nb = nc[a][:, None], nc[b]
-            caj, cbj = counts[a, items, :], counts[b, items, :]
+            caj, cbj = counts[a, :, items], counts[b][:, items].T           # (k, m)
 
             def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj):
                 s_ = s[:, None]
@@ -120,7 +122,9 @@ class NaiveBayes(NaiveCountsClassifier):
             all_idx = np.arange(items.size)
             r0, _ = log_r(np.zeros(items.size), all_idx)
             root = np.zeros(items.size)
-            live = np.flatnonzero(r0 > 0)                           # r0 <= 0: a tie, threshold 0
+            # log-odds within rounding of 0 is a tie (sums of logs in different orders differ in
+            # the last bits): no s > 0 keeps the prediction single
+            live = np.flatnonzero(r0 > _TIE)
             if live.size:
                 hi = np.ones(live.size)
                 for _ in range(2000):                               # grow the bracket until R < 1
@@ -132,10 +136,9 @@ class NaiveBayes(NaiveCountsClassifier):
                                              np.zeros(live.size), hi)
             threshold[items] = np.minimum(threshold[items], root)
         threshold[~np.isfinite(threshold)] = 0.0
-        # An exact tie for the NBC's top class means no s > 0 keeps the prediction single.
         top = jll[best, rows]
-        ties = (np.sum(jll >= top[None, :], axis=0) > 1)
-        threshold[ties] = 0.0
+        threshold[np.sum(jll >= top[None, :] - _TIE, axis=0) > 1] = 0.0
+
         return threshold
 
 

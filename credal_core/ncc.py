@@ -114,8 +114,8 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                 todo = np.flatnonzero(~decided)
                 if todo.size:
                     if gathered is None:
-                        gathered = lookup(codes, counts)            # (C, n, m)
-                    cb = gathered[b][todo]
+                        gathered = lookup(codes, counts)            # (C, m, n)
+                    cb = gathered[b][:, todo].T                     # (k, m)
                     xstar = increasing_root(
                         lambda x, idx: _ncc_slope(x, cb[idx], na, nb, sigma, m),
                         np.zeros(todo.size), np.ones(todo.size))

@@ -1,0 +1,13 @@
+"""Entry point: page config and navigation only (no mathematics here).
+
+Run with ``bash scripts/app.sh`` (or ``.venv/bin/streamlit run app.py``).
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="Credal classification explorer", layout="wide")
+
+navigation = st.navigation(
+    [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+)
+navigation.run()

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Start the app on http://127.0.0.1:${PORT:-8501} (creates .venv and installs requirements.txt if needed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+
+exec .venv/bin/streamlit run app.py --server.address 127.0.0.1 --server.port "${PORT:-8501}"
