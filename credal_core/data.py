@@ -266,6 +266,13 @@ class Gather:
         flat = np.concatenate(extended, axis=1)
         return np.stack([row.take(self.idx).sum(axis=0) for row in flat])
 
+    def sum_many(self, named: dict) -> dict:
+        """:meth:`sum` for several table lists at once (one gather per class for all of them)."""
+        names = list(named)
+        flat = np.stack([np.concatenate(named[k], axis=1) for k in names], axis=1)   # (C, P, total)
+        out = np.stack([row.take(self.idx, axis=1).sum(axis=1) for row in flat], axis=1)  # (P, C, n)
+        return dict(zip(names, out))
+
 
 def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
     """``extended[j][c, codes[i, j]]`` as an array (C, m, n); see :class:`Gather`."""

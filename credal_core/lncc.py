@@ -6,7 +6,7 @@ from scipy.special import xlogy
 
 from ._base import CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
 from ._profile import PairCounts, _wlog, critical_alpha_pairs
-from .data import lookup, lookup_sum
+from .data import Gather, lookup
 
 __all__ = ["LNCC"]
 
@@ -83,45 +83,44 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         return crit
 
     def _dominance(self, codes):
-        if not self.include_instance:
-            return self.alpha > self._critical_alpha(codes)
+        shift = 1.0 if self.include_instance else 0.0
         tables = self.tables_
         n_classes = len(tables.classes)
-        nc = tables.class_counts
-        ends = _end_point_sums(tables, codes)
         n = codes.shape[0]
         dom = np.zeros((n, n_classes, n_classes), dtype=bool)
-        log_alpha = np.log(self.alpha) if self.alpha > 0 else -np.inf
-        counts = None
+        if self.alpha == 0:                     # critical levels are >= 0: nothing dominates
+            return dom
+        nc = tables.class_counts
+        gather = Gather(codes, [len(c) for c in tables.categories])
+        ends = _end_point_sums(tables, gather)
+        counts = gather.take(tables.extended_counts())                  # (C, m, n)
+        log_alpha = np.log(self.alpha)
         for a in range(n_classes):
             for b in range(a + 1, n_classes):
-                lr0, lr1, ll0, ll1 = _pair_end_points(ends, nc, a, b)
-                # Exact certificates from the end points u = 0 and u = 1 (see _profile):
-                # r(0) >= 1 puts u0 <= 0, where L increases, so max{L : r <= 1} = L(u0) <= L(0);
-                # and max{L : r >= 1} >= L(1).  Symmetrically for r(1) <= 1.
-                left = lr0 >= 0
-                right = lr1 <= 0
-                ab_yes = left & (ll0 < log_alpha + ll1)
-                ba_no = left & (ll1 > ll0)
-                ba_yes = right & (ll1 < log_alpha + ll0)
-                ab_no = right & (ll0 > ll1)
-                todo = np.flatnonzero(~((ab_yes | ab_no) & (ba_yes | ba_no)))
-                dom[:, a, b] = ab_yes
-                dom[:, b, a] = ba_yes
+                decided = np.zeros(n, dtype=bool)
+                # r(0) >= 1 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
+                # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
+                # r(0) >= 1 for (b, a) is the mirror case r(1) <= 1.
+                for hi, lo in ((a, b), (b, a)):
+                    ends_hl = _pair_end_points(ends, nc, hi, lo, shift)
+                    left = np.flatnonzero(ends_hl[0] >= 0)
+                    verdict, known = _probe(nc[hi], counts[hi][:, left], nc[lo], counts[lo][:, left],
+                                            *(e[left] for e in ends_hl), log_alpha, shift)
+                    dom[left[known], hi, lo] = verdict[known]
+                    decided[left[known]] = True
+                todo = np.flatnonzero(~decided)
                 if todo.size:
-                    if counts is None:
-                        counts = lookup(codes, tables.extended_counts())
                     pc = PairCounts(np.full(todo.size, nc[a]), counts[a][:, todo].T,
                                     np.full(todo.size, nc[b]), counts[b][:, todo].T)
-                    crit_ab, crit_ba = critical_alpha_pairs(pc, True)
+                    crit_ab, crit_ba = critical_alpha_pairs(pc, bool(self.include_instance))
                     dom[todo, a, b] = self.alpha > crit_ab
                     dom[todo, b, a] = self.alpha > crit_ba
         return dom
 
 
-def _end_point_sums(tables, codes):
+def _end_point_sums(tables, gather):
     """Per class (C, n): m_c, and over the features with n(c, f_j) < n(c) the sums of
-    log n(c,f_j), log(n(c,f_j)+1), n(c,f_j) log n(c,f_j), n(c,f_j) log(n(c,f_j)+1)."""
+    log n(c,f_j), log(n(c,f_j)+1), n(c,f_j) log n(c,f_j), n(c,f_j) log(n(c,f_j)+1), 1/n(c,f_j)."""
     nc = tables.class_counts[:, None]
     ext = tables.extended_counts()
     inside = [t < nc for t in ext]
@@ -132,26 +131,79 @@ def _end_point_sums(tables, codes):
             "s1": [np.where(j, np.log(t + 1), 0.0) for t, j in zip(ext, inside)],
             "w0": [np.where(j, xlogy(t, t), 0.0) for t, j in zip(ext, inside)],
             "w1": [np.where(j, xlogy(t, t + 1), 0.0) for t, j in zip(ext, inside)],
+            "d0": [np.where(j, 1 / t, 0.0) for t, j in zip(ext, inside)],
+            "d1": [np.where(j, 1 / (t + 1), 0.0) for t, j in zip(ext, inside)],
         }
-    return {key: lookup_sum(codes, val) for key, val in parts.items()}
+    return gather.sum_many(parts)
 
 
-def _pair_end_points(ends, nc, a, b):
-    """log r and log L (unnormalised) at u = 0 and u = 1 for the pair (a, b)."""
-    def side(c, shift):
+def _pair_end_points(ends, nc, a, b, shift=1.0):
+    """At the parameter value 0 for the pair (a, b): log r, its slope, and bounds on log max L.
+
+    With the instance (``shift = 1``) ``b``'s argument is ``v = 1 - u``; the maximum of the
+    (unnormalised) log profile likelihood lies in [0, 1] and is at least
+    ``m_lo = max(log L(0), log L(1))`` and at most ``m_up``, the bound from its monotone terms (see
+    ``_profile``).  Without it (``shift = 0``, 003 Corollary 1) the maximum is exactly at 0.
+    Returns ``lr0, slope0, m_lo, m_up``.
+    """
+    def side(c, at):
         m = ends["m"][c]
-        s = ends["s1" if shift else "s0"][c]
-        w = ends["w1" if shift else "w0"][c]
-        lp = _wlog(1 - m, nc[c] + shift) + s
-        lam = _wlog(nc[c] * (1 - m), nc[c] + shift) + w
-        return lp, lam
+        lp = _wlog(1 - m, nc[c] + at) + ends["s1" if at else "s0"][c]
+        scalar = _wlog(nc[c] * (1 - m), nc[c] + at)
+        return lp, scalar, ends["w1" if at else "w0"][c]
 
-    lpa0, lama0 = side(a, 0.0)
-    lpa1, lama1 = side(a, 1.0)
-    lpb0, lamb0 = side(b, 0.0)
-    lpb1, lamb1 = side(b, 1.0)
-    with np.errstate(invalid="ignore"):
-        lr0, lr1 = lpa0 - lpb1, lpa1 - lpb0
-    ll0 = lama0 + lamb1 + np.logaddexp(lpa0, lpb1)
-    ll1 = lama1 + lamb0 + np.logaddexp(lpa1, lpb0)
-    return lr0, lr1, ll0, ll1
+    (lpa0, ta0, wa0), (lpb_s, tb_s, wb_s) = side(a, 0.0), side(b, shift)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lr0 = lpa0 - lpb_s
+        slope0 = ((1 - ends["m"][a]) / nc[a] + ends["d0"][a]
+                  + (1 - ends["m"][b]) / (nc[b] + shift) + ends["d1" if shift else "d0"][b])
+    if not shift:
+        ll0 = ta0 + wa0 + tb_s + wb_s
+        return lr0, slope0, ll0, ll0
+    (lpa1, ta1, wa1), (lpb0, tb0, wb0) = side(a, 1.0), side(b, 0.0)
+    ll0 = ta0 + wa0 + tb_s + wb_s + np.logaddexp(lpa0, lpb_s)
+    ll1 = ta1 + wa1 + tb0 + wb0 + np.logaddexp(lpa1, lpb0)
+    upper = (np.maximum(ta0, ta1) + wa1 + np.maximum(tb0, tb_s) + wb_s + np.logaddexp(lpa1, lpb_s))
+    m_lo = np.maximum(ll0, ll1)
+    return lr0, slope0, m_lo, np.maximum(upper, m_lo)
+
+
+def _probe(n1, c1, n2, c2, lr0, slope0, m_lo, m_up, log_alpha, shift=1.0, tries=3):
+    """Certified verdicts on "a dominates b" where r(0) >= 1 (u0 <= 0), from a few probe points.
+
+    ``a`` dominates ``b`` iff L(u0) < α max L, and L increases on u <= 0.  A probe u' in
+    [u0, 0] (r(u') >= 1) bounds L(u0) <= L(u'); a probe u' < u0 bounds L(u0) >= L(u').  Counts
+    are feature-major (m, k); the formulas need no masks because every base is positive there.
+    Returns (verdict, known) boolean arrays.
+    """
+    k = lr0.size
+    verdict = np.zeros(k, dtype=bool)
+    known = np.zeros(k, dtype=bool)
+    m = c1.shape[0]
+    u_floor = 0.5 * -c1.min(axis=0, initial=np.inf) if m else np.full(k, -np.inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.maximum(-0.5 * lr0 / slope0, u_floor)     # half a Newton step from 0 towards u0
+    live = np.flatnonzero(np.isfinite(u) & (u < 0))
+    for _ in range(tries):
+        if live.size == 0:
+            break
+        up = u[live]
+        ca, cb = c1[:, live], c2[:, live]
+        la = np.log(ca + up)
+        lb = np.log(cb + (shift - up))
+        lpa = (1 - m) * np.log(n1 + up) + la.sum(axis=0)
+        lpb = (1 - m) * np.log(n2 + shift - up) + lb.sum(axis=0)
+        log_l = (n1 * (1 - m) * np.log(n1 + up) + np.einsum("ij,ij->j", ca, la)
+                 + n2 * (1 - m) * np.log(n2 + shift - up) + np.einsum("ij,ij->j", cb, lb))
+        if shift:
+            log_l = log_l + np.logaddexp(lpa, lpb)
+        right = lpa >= lpb                                # r(u') >= 1: u' lies in [u0, 0]
+        yes = right & (log_l < log_alpha + m_lo[live])
+        no = ~right & (log_l >= log_alpha + m_up[live])
+        verdict[live[yes]] = True
+        known[live[yes | no]] = True
+        # undecided: go further left if still right of u0, halfway back if past it
+        step = np.where(right, 2 * up, 0.5 * up)
+        u[live] = np.maximum(step, u_floor[live])
+        live = live[~(yes | no)]
+    return verdict, known
