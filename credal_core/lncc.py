@@ -101,13 +101,21 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                 # r(0) >= 1 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
                 # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
                 # r(0) >= 1 for (b, a) is the mirror case r(1) <= 1.
-                for hi, lo in ((a, b), (b, a)):
-                    ends_hl = _pair_end_points(ends, nc, hi, lo, shift)
+                ends_ab = _pair_end_points(ends, nc, a, b, shift)
+                ends_ba = _pair_end_points(ends, nc, b, a, shift)
+                for hi, lo, ends_hl in ((a, b, ends_ab), (b, a, ends_ba)):
                     left = np.flatnonzero(ends_hl[0] >= 0)
                     verdict, known = _probe(nc[hi], counts[hi][:, left], nc[lo], counts[lo][:, left],
-                                            *(e[left] for e in ends_hl), log_alpha, shift)
+                                            *(e[left] for e in ends_hl[:4]), log_alpha, shift)
                     dom[left[known], hi, lo] = verdict[known]
                     decided[left[known]] = True
+                if shift:
+                    # u0 inside (0, 1): the set {r <= 1} contains u = 0 and {r >= 1} contains
+                    # u = 1, so neither class dominates if L(0) and L(1) reach α times max L.
+                    inside = (ends_ab[0] < 0) & (ends_ba[0] < 0)
+                    m_up = ends_ab[3]
+                    decided |= (inside & (ends_ab[4] >= log_alpha + m_up)
+                                & (ends_ba[4] >= log_alpha + m_up))
                 todo = np.flatnonzero(~decided)
                 if todo.size:
                     pc = PairCounts(np.full(todo.size, nc[a]), counts[a][:, todo].T,
@@ -144,7 +152,7 @@ def _pair_end_points(ends, nc, a, b, shift=1.0):
     (unnormalised) log profile likelihood lies in [0, 1] and is at least
     ``m_lo = max(log L(0), log L(1))`` and at most ``m_up``, the bound from its monotone terms (see
     ``_profile``).  Without it (``shift = 0``, 003 Corollary 1) the maximum is exactly at 0.
-    Returns ``lr0, slope0, m_lo, m_up``.
+    Returns ``lr0, slope0, m_lo, m_up, log L(0)``.
     """
     def side(c, at):
         m = ends["m"][c]
@@ -159,16 +167,16 @@ def _pair_end_points(ends, nc, a, b, shift=1.0):
                   + (1 - ends["m"][b]) / (nc[b] + shift) + ends["d1" if shift else "d0"][b])
     if not shift:
         ll0 = ta0 + wa0 + tb_s + wb_s
-        return lr0, slope0, ll0, ll0
+        return lr0, slope0, ll0, ll0, ll0
     (lpa1, ta1, wa1), (lpb0, tb0, wb0) = side(a, 1.0), side(b, 0.0)
     ll0 = ta0 + wa0 + tb_s + wb_s + np.logaddexp(lpa0, lpb_s)
     ll1 = ta1 + wa1 + tb0 + wb0 + np.logaddexp(lpa1, lpb0)
     upper = (np.maximum(ta0, ta1) + wa1 + np.maximum(tb0, tb_s) + wb_s + np.logaddexp(lpa1, lpb_s))
     m_lo = np.maximum(ll0, ll1)
-    return lr0, slope0, m_lo, np.maximum(upper, m_lo)
+    return lr0, slope0, m_lo, np.maximum(upper, m_lo), ll0
 
 
-def _probe(n1, c1, n2, c2, lr0, slope0, m_lo, m_up, log_alpha, shift=1.0, tries=3):
+def _probe(n1, c1, n2, c2, lr0, slope0, m_lo, m_up, log_alpha, shift=1.0, tries=4):
     """Certified verdicts on "a dominates b" where r(0) >= 1 (u0 <= 0), from a few probe points.
 
     ``a`` dominates ``b`` iff L(u0) < α max L, and L increases on u <= 0.  A probe u' in
@@ -183,6 +191,8 @@ def _probe(n1, c1, n2, c2, lr0, slope0, m_lo, m_up, log_alpha, shift=1.0, tries=
     u_floor = 0.5 * -c1.min(axis=0, initial=np.inf) if m else np.full(k, -np.inf)
     with np.errstate(divide="ignore", invalid="ignore"):
         u = np.maximum(-0.5 * lr0 / slope0, u_floor)     # half a Newton step from 0 towards u0
+    # r(0) = +inf (a zero count on b's side) or no usable slope: start halfway to the end point
+    u = np.where(np.isfinite(u) & (u < 0), u, u_floor)
     live = np.flatnonzero(np.isfinite(u) & (u < 0))
     for _ in range(tries):
         if live.size == 0:
