@@ -85,7 +85,8 @@ class NaiveBayes(NaiveCountsClassifier):
         :math:`-1/(n(\hat c)+|F_j|+s)`), from the NBC's log-odds at ``s = 0`` to :math:`-\infty`,
         so the threshold is :math:`\min_{b \ne \hat c}` of the unique root of :math:`R_b(s) = 1`,
         found by bracketed Newton iteration to machine precision.  It is 0 when the NBC has a tie.
-        This is the Laplace-smoothed NBC whatever ``prior`` is set to.
+        This is the Laplace-smoothed NBC whatever ``prior`` is set to.  A feature with a single
+        value in training has :math:`P(f_j|c) = 1` under every local prior and drops out.
 
         Returns
         -------
@@ -97,6 +98,9 @@ class NaiveBayes(NaiveCountsClassifier):
         counts = lookup(codes, tables.extended_counts())            # (C, m, n)
         n_values = np.array([len(c) for c in tables.categories], dtype=float)
         nc = tables.class_counts
+        # A feature with one value in training has P(f|c) = 1 under every local prior (t_{j,c}
+        # has a single point): it drops out, unless the instance's value is unseen.
+        active = ~((n_values == 1)[None, :] & (codes >= 0))         # (n, m)
         jll = _laplace_log_joint(tables, codes)                     # (C, n)
         best = np.argmax(jll, axis=0)
         n = codes.shape[0]
@@ -109,14 +113,15 @@ class NaiveBayes(NaiveCountsClassifier):
             a = best[items]
             na, nb = nc[a][:, None], nc[b]
             caj, cbj = counts[a, :, items], counts[b][:, items].T           # (k, m)
+            act = active[items]
 
-            def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj):
+            def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj, act=act):
                 s_ = s[:, None]
                 feat = (np.log(caj[idx] + 1) + np.log(nb + n_values + s_)
                         - np.log(na[idx] + n_values + s_) - np.log(cbj[idx] + 1 + s_))
-                value = np.log(na[idx, 0] + 1) - np.log(nb + 1 + s) + feat.sum(axis=1)
-                slope = -1 / (nb + 1 + s) + (1 / (nb + n_values + s_) - 1 / (na[idx] + n_values + s_)
-                                             - 1 / (cbj[idx] + 1 + s_)).sum(axis=1)
+                value = np.log(na[idx, 0] + 1) - np.log(nb + 1 + s) + (act[idx] * feat).sum(axis=1)
+                dfeat = 1 / (nb + n_values + s_) - 1 / (na[idx] + n_values + s_) - 1 / (cbj[idx] + 1 + s_)
+                slope = -1 / (nb + 1 + s) + (act[idx] * dfeat).sum(axis=1)
                 return value, slope
 
             all_idx = np.arange(items.size)

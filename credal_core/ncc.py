@@ -5,7 +5,7 @@ import numpy as np
 
 from ._base import CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
 from ._roots import increasing_root
-from .data import lookup, lookup_sum
+from .data import Gather
 
 __all__ = ["NCC"]
 
@@ -37,7 +37,9 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
     because :math:`N(b, \tilde f_j) \le N(b)`), so ``a`` dominates ``b`` iff ``min h > 0``.  The
     minimum is decided from its end points and tangents when possible, otherwise located by bracketed
     Newton iteration on ``h'`` to machine precision — no grid.  A zero count
-    :math:`N(a, \tilde f_j) = 0` makes the infimum 0 (000 §2.2, zero-count issue (a)).
+    :math:`N(a, \tilde f_j) = 0` makes the infimum 0 (000 §2.2, zero-count issue (a)).  A feature
+    with a single value in training cannot move prior mass off the instance's value, so it
+    contributes the factor 1 and ``m`` counts the other features only.
 
     Parameters
     ----------
@@ -77,12 +79,22 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         sigma = s * (1 - eps)
         big_n = tables.class_counts + s * eps / n_classes
         counts = [ext + s * eps / (n_classes * (ext.shape[1] - 1)) for ext in tables.extended_counts()]
-        m = codes.shape[1]
+        # A feature with a single value in training is certain under every prior: it contributes
+        # the factor 1 to every ratio and drops out (unless the instance's value is unseen, which
+        # then widens its space to two values with a zero count).
+        single = [c.shape[1] == 2 for c in counts]         # one value + the unseen column
+        keep = [np.where(np.arange(c.shape[1]) < c.shape[1] - 1, 0.0, 1.0) if one else
+                np.ones(c.shape[1]) for c, one in zip(counts, single)]
+        gather = Gather(codes, [c.shape[1] - 1 for c in counts])
+        active = gather.take([np.broadcast_to(k, (n_classes, k.size)) for k in keep])[0]   # (m, n)
+        m = active.sum(axis=0)                                                             # (n,)
         with np.errstate(divide="ignore", over="ignore"):   # zero counts: log 0 = -inf, 1/0 = inf
-            sum_log = lookup_sum(codes, [np.log(c) for c in counts])              # (C, n)
-            sum_log_s = lookup_sum(codes, [np.log(c + sigma) for c in counts])
-            sum_inv = lookup_sum(codes, [1 / c for c in counts])
-            sum_inv_s = lookup_sum(codes, [1 / (c + sigma) for c in counts])
+            sums = gather.sum_many({
+                "log": [np.where(k > 0, np.log(c), 0.0) for c, k in zip(counts, keep)],
+                "log_s": [np.where(k > 0, np.log(c + sigma), 0.0) for c, k in zip(counts, keep)],
+                "inv": [np.where(k > 0, 1 / c, 0.0) for c, k in zip(counts, keep)],
+                "inv_s": [np.where(k > 0, 1 / (c + sigma), 0.0) for c, k in zip(counts, keep)]})
+        sum_log, sum_log_s, sum_inv, sum_inv_s = (sums[k] for k in ("log", "log_s", "inv", "inv_s"))
         n = codes.shape[0]
         dom = np.zeros((n, n_classes, n_classes), dtype=bool)
         gathered = None
@@ -114,21 +126,26 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                 todo = np.flatnonzero(~decided)
                 if todo.size:
                     if gathered is None:
-                        gathered = lookup(codes, counts)            # (C, m, n)
+                        gathered = gather.take(counts)              # (C, m, n)
                     cb = gathered[b][:, todo].T                     # (k, m)
+                    wb = active[:, todo].T
+                    mt = m[todo]
                     xstar = increasing_root(
-                        lambda x, idx: _ncc_slope(x, cb[idx], na, nb, sigma, m),
+                        lambda x, idx: _ncc_slope(x, cb[idx], wb[idx], na, nb, sigma, mt[idx]),
                         np.zeros(todo.size), np.ones(todo.size))
-                    hmin = ((m - 1) * (np.log(nb + sigma * xstar) - np.log(na + sigma * (1 - xstar)))
-                            + sum_log[a][todo] - np.log(cb + sigma * xstar[:, None]).sum(axis=1))
+                    hmin = ((mt - 1) * (np.log(nb + sigma * xstar) - np.log(na + sigma * (1 - xstar)))
+                            + sum_log[a][todo] - (wb * np.log(cb + sigma * xstar[:, None])).sum(axis=1))
                     result[todo] = hmin > 0
                 dom[:, a, b] = result
         return dom
 
 
-def _ncc_slope(x, cb, na, nb, sigma, m):
-    """h'(x)/σ and its derivative for the one-dimensional NCC problem (see :class:`NCC`)."""
-    inv = 1 / (cb + sigma * x[:, None])
+def _ncc_slope(x, cb, wb, na, nb, sigma, m):
+    """h'(x)/σ and its derivative for the one-dimensional NCC problem (see :class:`NCC`).
+
+    ``wb`` (k, m) is 1 for the features that take part and 0 for single-valued ones.
+    """
+    inv = wb / (cb + sigma * x[:, None])
     value = (m - 1) * (1 / (nb + sigma * x) + 1 / (na + sigma * (1 - x))) - inv.sum(axis=1)
     slope = sigma * (-(m - 1) * (1 / (nb + sigma * x) ** 2 - 1 / (na + sigma * (1 - x)) ** 2)
                      + (inv ** 2).sum(axis=1))
