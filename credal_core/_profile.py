@@ -109,11 +109,13 @@ def log_ratio(pc, idx, u, shift):
         la = np.where(pc.j1[idx], np.log(pc.c1[idx] + u[:, None]), 0.0)
         lb = np.where(pc.j2[idx], np.log(pc.c2[idx] + v[:, None]), 0.0)
     a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
+    with np.errstate(divide="ignore"):   # end points of a plotted curve: 1/0 = inf is fine
+        inv_a = np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
+        inv_b = np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1)
     value = a1 + la.sum(axis=1) - b1 - lb.sum(axis=1)
     scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
-    d = ((1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v)
-         + np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
-         + np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = (1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v) + inv_a + inv_b
     return value, d, scale
 
 

@@ -10,9 +10,8 @@ Values never seen in training are not an error: they are simply values with zero
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
