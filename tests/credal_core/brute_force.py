@@ -1,0 +1,817 @@
+"""Slow, generic brute-force references for the credal classifiers.
+
+Every quantity here is computed straight from its *definition*, by a generic
+optimiser over the raw model parameters (scipy's SLSQP with many starts) or by
+exhaustive enumeration of vertices, and never from the closed forms that the
+fast package in ``credal_core`` implements.  The functions are deliberately
+slow and plain: they take count arrays, not fitted estimators.
+
+Count-array conventions (used by every function below)
+------------------------------------------------------
+n_c : int array, shape (K,)
+    ``n_c[c]`` = n(c), the number of training rows of class ``c``.
+n_cf : list of m int arrays, the j-th of shape (K, V_j)
+    ``n_cf[j][c, f]`` = n(c, F_j = f).  The V_j columns are the values of
+    feature j that the model knows about (see :func:`encode_instance`).
+inst : tuple of m ints
+    The test instance: ``inst[j]`` is the column of its value in ``n_cf[j]``.
+n_values : tuple of m ints, optional
+    The cardinality |F_j| that enters the Perks prior 1/(K |F_j|) and the
+    Laplace denominators n(c) + |F_j|.  Defaults to V_j; it differs from V_j
+    only for the "slot" convention for unseen test values (see
+    :func:`encode_instance`).
+
+References
+----------
+000: Antonucci, Cattaneo, Corani, "Likelihood-based naive credal classifier".
+004: Li, De Bock, de Cooman, "Dynamic classifier selection based on imprecise
+probabilities: a case study for the naive Bayes classifier".
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+try:  # scikit-learn's dependency; optional here
+    from threadpoolctl import ThreadpoolController
+
+    _THREADS = ThreadpoolController()  # scans the loaded BLAS libraries once
+except ImportError:  # pragma: no cover
+    _THREADS = None
+
+# Lower bound on every raw parameter handed to SLSQP.  Infima and suprema of
+# the definitions are taken over open sets (or are reached only in the limit on
+# the boundary, where 0/0 and log 0 appear); optimising over {x >= FLOOR}
+# keeps every logarithm finite and every evaluated point strictly inside the
+# parameter set, so an evaluated objective value is always *attained* by a
+# genuine parameter.  The price is a perturbation of order FLOOR * s / n in
+# the optimum, far below every tolerance used in the tests; where a factor
+# with zero count is pushed to the floor the ratio collapses to ~FLOOR, which
+# is the (correct) limit 0 for all practical purposes.  (The LNCC reference
+# scores its candidates in log form and may go far below FLOOR: see
+# _LNCCProblem.)
+FLOOR = 1e-11
+
+_SLSQP = {"ftol": 1e-13, "maxiter": 600}
+
+
+# ---------------------------------------------------------------------------
+# Generic helpers: products of simplices
+# ---------------------------------------------------------------------------
+
+
+def _block_sum_matrix(blocks, dim):
+    """Rows that sum each block of coordinates (one row per block)."""
+    rows = np.zeros((len(blocks), dim))
+    for r, blk in enumerate(blocks):
+        rows[r, blk] = 1.0
+    return rows
+
+
+def _slsqp(fun, x0, constraints, dim, bounds=(FLOOR, 1.0)):
+    """Run SLSQP on the box ``bounds``^dim; return the (possibly infeasible) end point."""
+    if _THREADS is not None:
+        # SLSQP does tiny BLAS calls; a multi-threaded OpenBLAS makes each one
+        # ~10x slower than single-threaded on this kind of machine.
+        with _THREADS.limit(limits=1, user_api="blas"):
+            return _slsqp_run(fun, x0, constraints, dim, bounds)
+    return _slsqp_run(fun, x0, constraints, dim, bounds)
+
+
+def _slsqp_run(fun, x0, constraints, dim, bounds):
+    res = minimize(
+        fun,
+        x0,
+        jac=True,
+        method="SLSQP",
+        bounds=[bounds] * dim,
+        constraints=constraints,
+        options=_SLSQP,
+    )
+    return np.asarray(res.x, float)
+
+
+# ---------------------------------------------------------------------------
+# (1) Zaffalon's NCC with epsilon-contamination (paper 000, eqs. 2-5, §2.2)
+# ---------------------------------------------------------------------------
+
+
+class _NCCSpace:
+    """Raw IDM parameter vector u for the NCC, with its linear constraints.
+
+    Layout of ``x``: first u(c) for all K classes, then, class by class and
+    feature by feature, u(c, F_j = f) for every value f of feature j.
+    Constraints: sum_c u(c) = 1 and sum_f u(c, F_j = f) = u(c) for every c, j;
+    all entries in [0, 1] (we use [FLOOR, 1], see FLOOR).
+    """
+
+    def __init__(self, K, V):
+        self.K, self.V = K, list(V)
+        self.sum_v = sum(self.V)
+        self.dim = K + K * self.sum_v
+        rows = []
+        top = np.zeros(self.dim)
+        top[:K] = 1.0
+        rows.append(top)
+        for c in range(K):
+            for j in range(len(self.V)):
+                r = np.zeros(self.dim)
+                r[self.block(c, j)] = 1.0
+                r[c] = -1.0
+                rows.append(r)
+        self.a_eq = np.array(rows)
+        self.b_eq = np.zeros(len(rows))
+        self.b_eq[0] = 1.0
+
+    def index(self, c, j, f):
+        """Position of u(c, F_j = f) in x."""
+        return self.K + c * self.sum_v + sum(self.V[:j]) + f
+
+    def block(self, c, j):
+        """Slice of the values of u(c, F_j = .) in x."""
+        start = self.index(c, j, 0)
+        return slice(start, start + self.V[j])
+
+    def constraints(self):
+        """Linear equality constraints in scipy's dict form."""
+        a, b = self.a_eq, self.b_eq
+        return [{"type": "eq", "fun": lambda x: a @ x - b, "jac": lambda x: a}]
+
+    def project(self, x):
+        """Map any vector to a strictly positive feasible u (renormalise blocks)."""
+        x = np.clip(np.asarray(x, float), FLOOR, 1.0)
+        out = np.empty_like(x)
+        out[: self.K] = x[: self.K] / x[: self.K].sum()
+        for c in range(self.K):
+            for j in range(len(self.V)):
+                blk = self.block(c, j)
+                out[blk] = x[blk] / x[blk].sum() * out[c]
+        return out
+
+    def random(self, rng, concentration):
+        """A random feasible u: Dirichlet class masses split by Dirichlet tables."""
+        x = np.empty(self.dim)
+        x[: self.K] = rng.dirichlet(np.full(self.K, concentration))
+        for c in range(self.K):
+            for j, v in enumerate(self.V):
+                x[self.block(c, j)] = x[c] * rng.dirichlet(np.full(v, concentration))
+        return self.project(x)
+
+    def vertices(self):
+        """All vertices of the u-polytope: one class gets mass 1, one value per feature."""
+        for c in range(self.K):
+            for values in itertools.product(*[range(v) for v in self.V]):
+                x = np.zeros(self.dim)
+                x[c] = 1.0
+                for j, f in enumerate(values):
+                    x[self.index(c, j, f)] = 1.0
+                yield x
+
+
+def ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, c):
+    """log P_t(c, f~) and its gradient with respect to the raw vector u.
+
+    Straight from eqs. (1)-(3) of paper 000 with t = (1-eps) u + eps t_Perks::
+
+        theta_c     = (n(c) + s t(c)) / (N + s)
+        theta_{f|c} = (n(c, f) + s t(c, f)) / (n(c) + s t(c))
+        P_t(c, f~)  = theta_c * prod_j theta_{f~_j | c}
+    """
+    K = space.K
+    N = float(np.sum(n_c))
+    t_c = (1.0 - epsilon) * u[c] + epsilon / K
+    grad = np.zeros_like(u)
+    d_t = s * (1.0 - epsilon)  # d(s t)/du for every entry of u
+    den_c = n_c[c] + s * t_c
+    val = np.log(den_c) - np.log(N + s)
+    grad[c] += d_t / den_c
+    for j, f in enumerate(inst):
+        k = space.index(c, j, f)
+        t_cf = (1.0 - epsilon) * u[k] + epsilon / (K * n_values[j])
+        num = n_cf[j][c, f] + s * t_cf
+        val += np.log(num) - np.log(den_c)
+        grad[k] += d_t / num
+        grad[c] -= d_t / den_c
+    return val, grad
+
+
+def ncc_min_ratio(
+    n_c, n_cf, inst, a, b, *, s, epsilon, n_values=None, n_random=6, seed=0, stop_below=None
+):
+    """Brute-force inf over T_eps of P_t(a, f~) / P_t(b, f~) (paper 000, eq. 5).
+
+    Parameters
+    ----------
+    n_c, n_cf, inst, n_values
+        Counts and instance, see the module docstring.
+    a, b : int
+        Class indices; the result is < 1, = 1 or > 1, and a dominates b iff > 1.
+    s : float
+        IDM equivalent sample size, > 0.
+    epsilon : float
+        Contamination with the Perks prior, in [0, 1].
+    n_random : int
+        Number of random multistarts on top of the Perks point and the three
+        best vertices of the u-polytope.
+    seed : int
+        Seed of the random starts (results are reproducible).
+    stop_below : float, optional
+        Return as soon as an attained ratio below this value is found.  Enough
+        to certify "a does not dominate b" (an attained ratio < 1 is a witness)
+        and much faster; the returned value is then only an upper bound on the
+        infimum, still below ``stop_below``.
+
+    Returns
+    -------
+    float
+        The smallest ratio found.  Every candidate is evaluated at a strictly
+        feasible u, so the value is always >= the true infimum (it is an
+        *attained* ratio); the optimiser is responsible for it not being larger.
+        The closure of the set is handled by letting u approach 0 (FLOOR).
+    """
+    n_c = np.asarray(n_c, float)
+    V = [arr.shape[1] for arr in n_cf]
+    n_values = tuple(V) if n_values is None else tuple(n_values)
+    space = _NCCSpace(len(n_c), V)
+
+    def fun(u):
+        la, ga = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, a)
+        lb, gb = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, b)
+        return la - lb, ga - gb
+
+    def value(u):
+        return fun(u)[0]
+
+    rng = np.random.default_rng(seed)
+    perks = space.project(np.ones(space.dim))  # u = Perks itself
+    # The vertices are the boundary points where ratios like t(c, f)/t(c)
+    # degenerate; evaluate them (pushed inside by a hair) and start from the
+    # best few, so boundary infima are not missed.
+    inside = [space.project((1 - 1e-9) * v + 1e-9 * perks) for v in space.vertices()]
+    inside.sort(key=value)
+    starts = [perks] + inside[:3]
+    starts += [space.random(rng, conc) for conc in np.resize([1.0, 0.3], n_random)]
+    best = min(value(x) for x in inside + [perks])
+    stop = -np.inf if stop_below is None else np.log(stop_below)
+    cons = space.constraints()
+    for x0 in starts:
+        if best < stop:
+            break
+        x = space.project(_slsqp(fun, x0, cons, space.dim))
+        best = min(best, value(x))
+    return float(np.exp(best))
+
+
+def ncc_min_ratio_matrix(n_c, n_cf, inst, *, s, epsilon, n_values=None, **kw):
+    """All pairwise brute-force infima; ``out[a, b]`` = inf P(a, f~)/P(b, f~), NaN on the diagonal."""
+    K = len(n_c)
+    out = np.full((K, K), np.nan)
+    for a in range(K):
+        for b in range(K):
+            if a != b:
+                out[a, b] = ncc_min_ratio(
+                    n_c, n_cf, inst, a, b, s=s, epsilon=epsilon, n_values=n_values, **kw
+                )
+    return out
+
+
+# ---------------------------------------------------------------------------
+# (2) LNCC: likelihood-based NCC (paper 000, §4, eq. 8, Theorems 1-2)
+# ---------------------------------------------------------------------------
+
+
+class _LNCCProblem:
+    """NBC parameters theta for a set of classes, as a product of simplices.
+
+    Layout: the class block (theta_c for the classes in ``used``), then for each
+    used class and each feature j the block theta_{.|c} over the V_j values.
+    Every block sums to 1.
+
+    SLSQP runs on theta in [FLOOR, 1] with the linear block-sum constraints
+    (zero-count entries simply sit on their bound).  Candidates are then held
+    and scored as phi = log(theta), which allows entries far below FLOOR: that
+    matters for the constrained problem where, at the unconstrained maximum,
+    P(a, f~) and P(b, f~) both vanish (0/0): the closure point has
+    P(a) = P(b) = 0, which is feasible, and it is approached by pushing a
+    zero-count factor of P(a) towards 0 faster than those of P(b) — at no cost
+    in likelihood, but far below any floor SLSQP can handle (the constraint
+    gradient is 1/theta).  See :meth:`repairs`.
+
+    Why other classes may be dropped (``used = [a, b]``): write
+    theta_c = w * q_c for c in {a, b} (w = theta_a + theta_b, q on the 2-simplex)
+    and theta_c = (1 - w) * rho_c otherwise.  The data likelihood l_d then
+    factorises as
+        [w^(n(a)+n(b)) (1-w)^(N-n(a)-n(b))] * [prod_{c not a,b} rho_c^n(c) * tables of c]
+        * [q_a^n(a) q_b^n(b) * tables of a and b],
+    and the instance factor P(a, f~) + P(b, f~) = w * (q_a pi_a + q_b pi_b), where
+    pi_c = prod_j theta_{f~_j|c}.  The dominance constraint
+    P(a, f~) <= P(b, f~) reads q_a pi_a <= q_b pi_b: it involves only the last
+    bracket.  Hence the first two brackets (and the extra factor w) are
+    maximised independently of the constraint, take the same maximal value in
+    the constrained and unconstrained suprema, and cancel in their ratio.  What
+    remains is exactly the NBC likelihood restricted to classes a and b with
+    (q_a, q_b) as class block.  ``test_brute_force_self`` checks this against
+    the full parametrisation with all classes.
+    """
+
+    def __init__(self, n_c, n_cf, inst, a, b, include_instance, used):
+        self.used = list(used)
+        self.ia, self.ib = self.used.index(a), self.used.index(b)
+        self.include = include_instance
+        k = len(self.used)
+        V = [arr.shape[1] for arr in n_cf]
+        self.blocks = [np.arange(k)]
+        self.counts = [np.asarray(n_c, float)[self.used]]
+        table = {}
+        pos = k
+        for ci, c in enumerate(self.used):
+            for j, v in enumerate(V):
+                idx = np.arange(pos, pos + v)
+                self.blocks.append(idx)
+                self.counts.append(np.asarray(n_cf[j], float)[c])
+                table[ci, j] = idx
+                pos += v
+        self.dim = pos
+        # Full count vector; 0 * log(0) = 0 (0^0 = 1): a zero count contributes
+        # nothing whatever its theta, which the dot products below respect
+        # as long as phi stays finite.
+        self.count = np.zeros(self.dim)
+        self.block_of = np.zeros(self.dim, int)
+        for r, (blk, cnt) in enumerate(zip(self.blocks, self.counts)):
+            self.count[blk] = cnt
+            self.block_of[blk] = r
+        # pick[c] @ phi = log P(c, f~) = log theta_c + sum_j log theta_{f~_j|c}.
+        self.pick, self.inst_entries = {}, {}
+        for ci in (self.ia, self.ib):
+            entries = [ci] + [int(table[ci, j][f]) for j, f in enumerate(inst)]
+            vec = np.zeros(self.dim)
+            np.add.at(vec, entries, 1.0)
+            self.pick[ci] = vec
+            self.inst_entries[ci] = entries
+        self.ratio_vec = self.pick[self.ia] - self.pick[self.ib]
+        sums = _block_sum_matrix(self.blocks, self.dim)
+        self.eq = {"type": "eq", "fun": lambda th: sums @ th - 1.0, "jac": lambda th: sums}
+
+    # -- the definitions, on phi = log(theta) ---------------------------------
+
+    def loglik(self, phi):
+        """log lik(theta) (unnormalised) and its gradient with respect to phi.
+
+        log l_d = sum over rows of log P_theta(c_i, f_i)
+                = sum_c n(c) log theta_c + sum_{c,j,f} n(c,f) log theta_{f|c};
+        with the instance, add log(P(a, f~) + P(b, f~)) (the paper's pairwise
+        restriction of eq. 9).
+        """
+        val = float(self.count @ phi)
+        grad = self.count.copy()
+        if self.include:
+            la, lb = self.pick[self.ia] @ phi, self.pick[self.ib] @ phi
+            lse = np.logaddexp(la, lb)
+            val += lse
+            grad += np.exp(la - lse) * self.pick[self.ia] + np.exp(lb - lse) * self.pick[self.ib]
+        return val, grad
+
+    def log_ratio(self, phi):
+        """log P(a, f~) - log P(b, f~)."""
+        return float(self.ratio_vec @ phi)
+
+    # -- points ---------------------------------------------------------------
+
+    def to_phi(self, theta):
+        """Clip to [FLOOR, 1], renormalise every block, return log(theta)."""
+        theta = np.clip(np.asarray(theta, float), FLOOR, 1.0)
+        for blk in self.blocks:
+            theta[blk] = theta[blk] / theta[blk].sum()
+        return np.log(theta)
+
+    def random(self, rng, concentration):
+        """A random theta, every block Dirichlet-distributed."""
+        theta = np.empty(self.dim)
+        for blk in self.blocks:
+            theta[blk] = rng.dirichlet(np.full(len(blk), concentration))
+        return np.clip(theta, FLOOR, 1.0)
+
+    def smoothed_frequencies(self):
+        """A start point: (count + 1/2) frequencies in every block (a start only)."""
+        theta = np.empty(self.dim)
+        for blk, cnt in zip(self.blocks, self.counts):
+            theta[blk] = (cnt + 0.5) / (cnt + 0.5).sum()
+        return theta
+
+    def repairs(self, phi, excess):
+        """Feasible variants of ``phi`` whose log ratio is lower by exactly ``excess``.
+
+        Each moves one entry e of log P(a, f~) down by ``excess`` (or one entry
+        of log P(b, f~) up by it), rescaling the other entries of e's block so
+        that it still sums to 1; only e among them enters the ratio, so the log
+        ratio changes by exactly ``excess``.  For the class block, where a and b
+        share the block, theta_a is scaled by exp(-excess) and the whole block
+        renormalised (the common factor cancels in the ratio).  The caller
+        scores all variants and keeps the best: a coordinate-wise projection
+        onto the constraint surface, needed because SLSQP end points violate
+        the constraint by a hair, and because of the 0/0 case (class doc).
+        """
+        out = []
+        cls = self.blocks[0]
+        v = phi.copy()
+        v[self.ia] -= excess
+        v[cls] -= np.logaddexp.reduce(v[cls])
+        out.append(v)
+        for ci, sign in ((self.ia, -1.0), (self.ib, 1.0)):
+            for e in self.inst_entries[ci][1:]:
+                new = phi[e] + sign * excess
+                if new >= 0.0 or phi[e] >= 0.0:
+                    # theta_e' > 1, or theta_e = 1 (nothing to rescale: a
+                    # one-value feature); neither is a probability vector.
+                    continue
+                blk = self.blocks[self.block_of[e]]
+                # log((1 - theta_e') / (1 - theta_e)), computed stably
+                scale = np.log(-np.expm1(new)) - np.log(-np.expm1(phi[e]))
+                v = phi.copy()
+                v[blk] += scale
+                v[e] = new
+                out.append(v)
+        return out
+
+    # -- optimisation -----------------------------------------------------------
+
+    def maximise(self, starts, mode=None, bound=0.0):
+        """Best log-likelihood over SLSQP runs from ``starts`` (theta vectors).
+
+        Parameters
+        ----------
+        starts : list of arrays
+            Start points theta (clipped and renormalised first).
+        mode : {None, "le", "eq"}
+            No constraint, log P(a) - log P(b) <= bound, or = bound.
+        bound : float
+            The bound on the log ratio.
+
+        Returns
+        -------
+        (float, array)
+            The best value and its phi = log(theta); every candidate (end
+            points and start points) is made exactly feasible before it is
+            scored (see :meth:`repairs`).
+        """
+
+        def neg(theta):
+            v, g = self.loglik(np.log(theta))
+            return -v, -g / theta
+
+        cons = [self.eq]
+        if mode is not None:
+            cons.append(
+                {
+                    "type": "ineq" if mode == "le" else "eq",
+                    "fun": lambda th: bound - self.log_ratio(np.log(th)),
+                    "jac": lambda th: -self.ratio_vec / th,
+                }
+            )
+        best, arg = -np.inf, None
+        for x0 in starts:
+            x0 = np.exp(self.to_phi(x0))
+            for theta in (_slsqp(neg, x0, cons, self.dim), x0):
+                phi = self.to_phi(theta)
+                cands = [phi]
+                if mode is not None:
+                    excess = self.log_ratio(phi) - bound
+                    cands = self.repairs(phi, excess) if (mode == "eq" or excess > 0) else [phi]
+                for cand in cands:
+                    v = self.loglik(cand)[0]
+                    if v > best:
+                        best, arg = v, cand
+        return best, arg
+
+
+def _lncc_problem(n_c, n_cf, inst, a, b, include_instance, reduce):
+    # Sorted, so that (a, b) and (b, a) share one layout (and one supremum).
+    used = sorted([a, b]) if reduce else list(range(len(n_c)))
+    return _LNCCProblem(n_c, n_cf, inst, a, b, include_instance, used)
+
+
+def _starts(prob, rng, n_random):
+    out = [np.ones(prob.dim), prob.smoothed_frequencies()]
+    out += [prob.random(rng, conc) for conc in np.resize([1.0, 0.3], n_random)]
+    return out
+
+
+def lncc_log_sup(n_c, n_cf, inst, a, b, *, include_instance, reduce=True, n_random=4, seed=0):
+    """log sup_theta lik(theta) for the pair (a, b) by multistart SLSQP.
+
+    Returns ``(value, argmax)``; symmetric in a and b.
+    """
+    prob = _lncc_problem(n_c, n_cf, inst, a, b, include_instance, reduce)
+    rng = np.random.default_rng(seed)
+    return prob.maximise(_starts(prob, rng, n_random))
+
+
+def lncc_critical_alpha(
+    n_c, n_cf, inst, a, b, *, include_instance, reduce=True, n_random=4, seed=0, tol=1e-9, sup=None
+):
+    """Brute-force critical alpha for "a dominates b" (paper 000, eq. 8).
+
+    critical_alpha = sup{ lik(theta) : P_theta(a, f~) <= P_theta(b, f~) } / sup lik,
+    so that a dominates b at level alpha iff alpha > critical_alpha.
+
+    Parameters
+    ----------
+    n_c, n_cf, inst
+        Counts and instance, see the module docstring.
+    a, b : int
+        Class indices.
+    include_instance : bool
+        Multiply the data likelihood by P(a, f~) + P(b, f~).
+    reduce : bool
+        Optimise over the parameters of classes a and b only (see
+        ``_LNCCProblem`` for why this is exact); False keeps all classes.
+    n_random : int
+        Random multistarts per optimisation, on top of two fixed starts.
+    seed : int
+        Seed for the random starts.
+    tol : float
+        If the global maximiser has log P(a) - log P(b) <= tol, the result is
+        1 (the constrained supremum is the global one, up to ~tol).
+    sup : tuple, optional
+        ``(log sup lik, argmax)`` from :func:`lncc_log_sup` for the same pair
+        (in either order: the pairwise likelihood is symmetric in a and b), to
+        save recomputing it.
+
+    Returns
+    -------
+    float
+        Estimate of critical_alpha in [0, 1].
+    """
+    prob = _lncc_problem(n_c, n_cf, inst, a, b, include_instance, reduce)
+    rng = np.random.default_rng(seed)
+    starts = _starts(prob, rng, n_random)
+    if sup is None:
+        sup_all, arg = prob.maximise(starts)
+    else:
+        sup_all, arg = sup
+        if arg.shape != (prob.dim,):
+            raise ValueError("sup comes from another parametrisation")
+
+    if prob.log_ratio(arg) <= tol:
+        # A global maximiser already satisfies P(a) <= P(b): the constrained
+        # supremum equals the unconstrained one (no optimisation needed).
+        return 1.0
+    sup_con, _ = prob.maximise(starts + [np.exp(arg)], mode="le", bound=0.0)
+    # The constrained set is a subset: if the constrained run beat the global
+    # one, the latter was under-optimised; the larger value is the better sup.
+    sup_all = max(sup_all, sup_con)
+    return float(np.exp(sup_con - sup_all))
+
+
+def lncc_critical_alpha_matrix(n_c, n_cf, inst, *, include_instance, **kw):
+    """All pairwise brute-force critical alphas; NaN on the diagonal."""
+    K = len(n_c)
+    out = np.full((K, K), np.nan)
+    for a, b in itertools.combinations(range(K), 2):
+        # One unconstrained supremum per unordered pair.
+        sup = lncc_log_sup(n_c, n_cf, inst, a, b, include_instance=include_instance, **kw)
+        out[a, b] = lncc_critical_alpha(
+            n_c, n_cf, inst, a, b, include_instance=include_instance, sup=sup, **kw
+        )
+        out[b, a] = lncc_critical_alpha(
+            n_c, n_cf, inst, b, a, include_instance=include_instance, sup=sup, **kw
+        )
+    return out
+
+
+def lncc_profile(n_c, n_cf, inst, a, b, log_ratios, *, include_instance, n_random=4, seed=0):
+    """Normalised profile likelihood of the ratio P(a, f~)/P(b, f~).
+
+    For each r in ``exp(log_ratios)``: sup{ lik(theta) : P(a)/P(b) = r } / sup lik,
+    by SLSQP with the equality constraint log P(a) - log P(b) = log r.
+    """
+    prob = _lncc_problem(n_c, n_cf, inst, a, b, include_instance, True)
+    rng = np.random.default_rng(seed)
+    starts = _starts(prob, rng, n_random)
+    sup_all, _ = prob.maximise(starts)
+    out = []
+    for lr in log_ratios:
+        val, _ = prob.maximise(starts, mode="eq", bound=float(lr))
+        out.append(np.exp(val - sup_all))
+    return np.array(out)
+
+
+# ---------------------------------------------------------------------------
+# (3) Critical perturbation threshold of the Laplace-IDM NCC (paper 004, §2-3)
+# ---------------------------------------------------------------------------
+
+
+def laplace_scores_exact(n_c, n_cf, inst, n_values=None):
+    """Exact (Fraction) Laplace NBC joints P(c) prod_j P(f~_j | c) for every class.
+
+    P(c) = (n(c)+1)/(N+K) and P(f|c) = (n(c,f)+1)/(n(c)+|F_j|) (paper 004, §2).
+    Exact rationals make ties exact.
+    """
+    K = len(n_c)
+    N = int(np.sum(n_c))
+    V = [arr.shape[1] for arr in n_cf]
+    n_values = tuple(V) if n_values is None else tuple(n_values)
+    out = []
+    for c in range(K):
+        p = Fraction(int(n_c[c]) + 1, N + K)
+        for j, f in enumerate(inst):
+            p *= Fraction(int(n_cf[j][c, f]) + 1, int(n_c[c]) + n_values[j])
+        out.append(p)
+    return out
+
+
+def laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values=None):
+    """min over ALL vertex combinations of log[P(top) prod P(f~|top) / (P(b) prod P(f~|b))].
+
+    The Laplace-IDM NCC (paper 004, §3):
+        P(c)   = (n(c) + 1 + s t(c)) / (N + K + s),          t a pmf on the classes,
+        P(f|c) = (n(c,f) + 1 + s t_{j,c}(f)) / (n(c) + |F_j| + s), t_{j,c} a pmf on F_j,
+    separately specified.  The ratio is a product of positive factors, each a
+    linear-fractional function of one local pmf (t for the class factor,
+    t_{j,top} and t_{j,b} for feature j), and the local pmfs vary
+    independently; a linear-fractional function on a simplex attains its
+    minimum at a vertex, so the infimum is the minimum over the finite product
+    of vertex sets, which we enumerate completely (K * prod_j V_j^2 points).
+    """
+    K = len(n_c)
+    N = float(np.sum(n_c))
+    V = [arr.shape[1] for arr in n_cf]
+    n_values = tuple(V) if n_values is None else tuple(n_values)
+    grid = np.zeros(1)
+    # Class factor: vertex k of t puts all prior mass s on class k.
+    cls = []
+    for k in range(K):
+        p_top = (n_c[top] + 1 + s * (k == top)) / (N + K + s)
+        p_b = (n_c[b] + 1 + s * (k == b)) / (N + K + s)
+        cls.append(np.log(p_top) - np.log(p_b))
+    grid = np.add.outer(grid, np.array(cls)).ravel()
+    for j, f in enumerate(inst):
+        # Vertex g of t_{j,top} and vertex h of t_{j,b}, all combinations.
+        p_top = np.array(
+            [(n_cf[j][top, f] + 1 + s * (g == f)) / (n_c[top] + n_values[j] + s) for g in range(V[j])]
+        )
+        p_b = np.array(
+            [(n_cf[j][b, f] + 1 + s * (h == f)) / (n_c[b] + n_values[j] + s) for h in range(V[j])]
+        )
+        pair = np.subtract.outer(np.log(p_top), np.log(p_b)).ravel()
+        grid = np.add.outer(grid, pair).ravel()
+    return float(grid.min())
+
+
+def perturbation_threshold(n_c, n_cf, inst, n_values=None, tol=1e-10):
+    """Brute-force critical perturbation threshold (paper 004, §3).
+
+    sup{ s >= 0 : the Laplace NBC class c^ dominates every other class under the
+    Laplace-IDM NCC with parameter s }, found by bisection on s with the
+    dominance test done by full vertex enumeration
+    (:func:`laplace_idm_min_log_ratio`).  The sets grow with s (they are
+    L + lambda (simplex - L) with L the Laplace estimate and
+    lambda = s/(n + |.| + s) increasing), so dominance is monotone in s and
+    bisection is valid.  Returns 0.0 when the Laplace NBC has a tie (checked
+    exactly with rationals): then no s >= 0 gives a single class.
+    """
+    scores = laplace_scores_exact(n_c, n_cf, inst, n_values)
+    best = max(scores)
+    if scores.count(best) > 1:
+        return 0.0
+    top = scores.index(best)
+    others = [b for b in range(len(n_c)) if b != top]
+
+    def dominates(s):
+        return all(laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values) > 0 for b in others)
+
+    lo, hi = 0.0, 1.0
+    while dominates(hi):
+        lo, hi = hi, 2.0 * hi
+        if hi > 1e12:  # cannot happen (the ratio tends to 0 as s grows); guard anyway
+            raise RuntimeError("no upper bracket for the threshold")
+    while hi - lo > tol * max(1.0, hi):
+        mid = 0.5 * (lo + hi)
+        if dominates(mid):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+# ---------------------------------------------------------------------------
+# Data: random small cases and their encoding as counts
+# ---------------------------------------------------------------------------
+
+# How a test value never seen in training enters the model.  "slot" (default):
+# it becomes one more column of zero counts (so the imprecise parts u, t_{j,c}
+# may put mass on it), while |F_j| in the Perks prior 1/(K|F_j|) and in the
+# Laplace denominators n(c)+|F_j| stays the number of values seen in training,
+# exactly as the api_sketch formulas read with "unseen values are zero counts".
+# "extend": the unseen value is a genuine extra value, |F_j| grows by one.
+# The two differ only for NCC with epsilon > 0 and for the Laplace quantities.
+UNSEEN_CONVENTION = "slot"
+
+
+def encode_instance(X_train, y_train, classes, row, unseen=None):
+    """Counts of a training set and the column indices of one test row.
+
+    Parameters
+    ----------
+    X_train : pandas.DataFrame
+        Categorical training features.
+    y_train : array-like
+        Training labels.
+    classes : sequence
+        Class labels in the order the results should use (e.g. ``classes_``).
+    row : sequence
+        One test instance, one value per column of ``X_train``.
+    unseen : {"slot", "extend"}, optional
+        Convention for test values not seen in training (default
+        ``UNSEEN_CONVENTION``).
+
+    Returns
+    -------
+    n_c, n_cf, inst, n_values
+        See the module docstring.
+    """
+    unseen = UNSEEN_CONVENTION if unseen is None else unseen
+    y = np.asarray(y_train)
+    n_c = np.array([int(np.sum(y == c)) for c in classes])
+    n_cf, inst, n_values = [], [], []
+    for j, col in enumerate(X_train.columns):
+        col_vals = X_train[col].to_numpy()
+        seen = sorted(set(col_vals.tolist()))
+        value = row[j]
+        cols = seen + ([value] if value not in seen else [])
+        table = np.array([[int(np.sum((y == c) & (col_vals == v))) for v in cols] for c in classes])
+        n_cf.append(table)
+        inst.append(cols.index(value))
+        n_values.append(len(seen) if unseen == "slot" else len(cols))
+    return n_c, n_cf, tuple(inst), tuple(n_values)
+
+
+def random_case(
+    seed,
+    *,
+    n_classes=None,
+    absent_class=False,
+    unseen=False,
+    n_test=2,
+    max_rows=15,
+    max_features=3,
+):
+    """A small reproducible random data set with string values.
+
+    Parameters
+    ----------
+    seed : int
+        numpy seed; the same seed always gives the same case.
+    n_classes : int, optional
+        K (2 or 3); random if None.
+    absent_class : bool
+        Declare K = 3 classes of which one never occurs in the data (to be fitted
+        with ``partial_fit(..., classes=classes)``).
+    unseen : bool
+        Every test row gets at least one value never seen in training
+        (otherwise test values are drawn among the values seen in training).
+    n_test : int
+        Number of test rows.
+
+    Returns
+    -------
+    X, y, classes, X_test
+        DataFrame of 'v0', 'v1', ... strings, array of 'c0', 'c1', ... labels,
+        the declared class labels (sorted) and a DataFrame of test rows.
+    """
+    rng = np.random.default_rng(seed)
+    K = 3 if absent_class else int(n_classes or rng.integers(2, 4))
+    m = int(rng.integers(1, max_features + 1))
+    sizes = rng.integers(2, 4, size=m)
+    present = list(range(K))
+    if absent_class:
+        present.remove(int(rng.integers(K)))
+    rows = int(rng.integers(len(present), max_rows + 1))
+    # Class-conditional tables from a sparse Dirichlet: many zero counts and a
+    # good mix of dominated and non-dominated pairs.
+    prior = rng.dirichlet(np.ones(len(present)))
+    labels = np.array(present)[rng.choice(len(present), size=rows, p=prior)]
+    labels[: len(present)] = present  # every present class occurs at least once
+    rng.shuffle(labels)
+    tables = [[rng.dirichlet(np.full(v, 0.5)) for v in sizes] for _ in range(K)]
+    data = {
+        f"x{j}": [f"v{rng.choice(sizes[j], p=tables[c][j])}" for c in labels] for j in range(m)
+    }
+    X = pd.DataFrame(data)
+    y = np.array([f"c{c}" for c in labels], dtype=object)
+    test = {f"x{j}": [] for j in range(m)}
+    for _ in range(n_test):
+        forced = int(rng.integers(m)) if unseen else -1
+        for j in range(m):
+            seen = sorted(set(X[f"x{j}"]))
+            if j == forced or (unseen and rng.random() < 0.25):
+                test[f"x{j}"].append("new")
+            else:
+                test[f"x{j}"].append(seen[int(rng.integers(len(seen)))])
+    classes = [f"c{c}" for c in range(K)]
+    return X, y, classes, pd.DataFrame(test)
