@@ -25,10 +25,10 @@ ABS_TOL = 1e-4
 
 # name: (number of data sets, random_case keywords, include_instance, test rows per set)
 SCENARIOS = {
-    "with-instance-K2": (55, {"n_classes": 2}, True, 2),
-    "with-instance-K3": (35, {"n_classes": 3}, True, 1),
-    "without-instance-K2": (45, {"n_classes": 2}, False, 2),
-    "without-instance-K3": (30, {"n_classes": 3}, False, 1),
+    "with-instance-K2": (110, {"n_classes": 2}, True, 2),
+    "with-instance-K3": (70, {"n_classes": 3}, True, 1),
+    "without-instance-K2": (100, {"n_classes": 2}, False, 2),
+    "without-instance-K3": (80, {"n_classes": 3}, False, 1),
     "absent-class": (20, {"absent_class": True}, None, 1),
     "unseen-values": (20, {"unseen": True}, None, 1),
 }

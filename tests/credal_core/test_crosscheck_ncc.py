@@ -33,9 +33,9 @@ TIE = 1e-6
 # name: (number of data sets, random_case keywords, epsilons, s values).
 # Parameters cycle over the data sets so each combination is well represented.
 SCENARIOS = {
-    "eps0-K2": (50, {"n_classes": 2}, (0.0,), (1.0, 2.0, 0.5)),
-    "eps0-K3": (45, {"n_classes": 3}, (0.0,), (1.0, 2.0)),
-    "eps-positive": (50, {}, (0.05, 0.2, 0.5, 1.0), (1.0, 2.0)),
+    "eps0-K2": (100, {"n_classes": 2}, (0.0,), (1.0, 2.0, 0.5)),
+    "eps0-K3": (70, {"n_classes": 3}, (0.0,), (1.0, 2.0)),
+    "eps-positive": (170, {}, (0.05, 0.2, 0.5, 1.0), (1.0, 2.0)),
     "absent-class": (30, {"absent_class": True}, (0.0, 0.1), (1.0, 2.0)),
     "unseen-eps0": (25, {"unseen": True}, (0.0,), (1.0, 2.0)),
 }
