@@ -82,12 +82,12 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         # A feature with a single value in training is certain under every prior: it contributes
         # the factor 1 to every ratio and drops out (unless the instance's value is unseen, which
         # then widens its space to two values with a zero count).
-        single = [c.shape[1] == 2 for c in counts]         # one value + the unseen column
+        single = np.array([c.shape[1] == 2 for c in counts])   # one value + the unseen column
         keep = [np.where(np.arange(c.shape[1]) < c.shape[1] - 1, 0.0, 1.0) if one else
                 np.ones(c.shape[1]) for c, one in zip(counts, single)]
         gather = Gather(codes, [c.shape[1] - 1 for c in counts])
-        active = gather.take([np.broadcast_to(k, (n_classes, k.size)) for k in keep])[0]   # (m, n)
-        m = active.sum(axis=0)                                                             # (n,)
+        dropped = codes[:, single] >= 0                                  # (n, #single features)
+        m = codes.shape[1] - dropped.sum(axis=1)                         # features taking part
         with np.errstate(divide="ignore", over="ignore"):   # zero counts: log 0 = -inf, 1/0 = inf
             sums = gather.sum_many({
                 "log": [np.where(k > 0, np.log(c), 0.0) for c, k in zip(counts, keep)],
@@ -128,7 +128,8 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                     if gathered is None:
                         gathered = gather.take(counts)              # (C, m, n)
                     cb = gathered[b][:, todo].T                     # (k, m)
-                    wb = active[:, todo].T
+                    wb = np.ones((todo.size, codes.shape[1]))
+                    wb[:, single] = ~dropped[todo]
                     mt = m[todo]
                     xstar = increasing_root(
                         lambda x, idx: _ncc_slope(x, cb[idx], wb[idx], na, nb, sigma, mt[idx]),
