@@ -42,7 +42,7 @@ from scipy.special import expit, logit
 
 from ._roots import increasing_root
 
-__all__ = ["PairCounts", "critical_alpha_pairs", "profile_curve"]
+__all__ = ["PairCounts", "critical_alpha_pairs", "profile_maxima", "log_lik", "log_ratio"]
 
 _DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
 
@@ -128,8 +128,9 @@ def log_lik(pc, idx, u, include_instance=True):
     return out
 
 
-def _ratio_root(pc, shift):
-    """u0 with r(u0) = 1 for every item (r increases from 0 to +inf on the open bracket).
+def _ratio_root(pc, shift, target=None):
+    """u0 with r(u0) = 1 for every item (r increases from 0 to +inf on the open bracket);
+    with ``target`` (k,), the u where log r(u) = target instead.
 
     Solved in w = logit((u - u_min)/(u_max - u_min)): log r has log singularities at both ends
     of the bracket, which become linear asymptotes in w, so Newton converges in a few steps.
@@ -140,10 +141,12 @@ def _ratio_root(pc, shift):
     if k == 0:
         return lo.copy()
 
+    goal = np.zeros(k) if target is None else np.asarray(target, float)
+
     def fun(w, idx):
         p = expit(w)
         value, slope, scale = log_ratio(pc, idx, lo[idx] + width[idx] * p, shift)
-        return value, slope * width[idx] * p * (1 - p), scale
+        return value - goal[idx], slope * width[idx] * p * (1 - p), scale + np.abs(goal[idx])
 
     start = logit(np.clip((0.5 * shift - lo) / width, 1e-12, 1 - 1e-12))
     w = increasing_root(fun, np.full(k, -40.0), np.full(k, 40.0), x0=start)
@@ -184,8 +187,16 @@ def _lik_groups(pc, idx, u):
     return np.stack([ta, lam_a - ta, tb, lam_b - tb], axis=1), lpa, lpb
 
 
-def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
-    """Raise ``best`` (k, 2) to the maximum of log L over the cells [lo, hi] per (item, side)."""
+def _raise(best, where, item, side, vals, us):
+    """best[item, side] = max(best, vals), and where[item, side] = the u of that maximum."""
+    np.maximum.at(best, (item, side), vals)
+    hit = vals >= best[item, side]
+    where[item[hit], side[hit]] = us[hit]
+
+
+def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
+    """Raise ``best`` (k, 2) to the maximum of log L over the cells [lo, hi] per (item, side);
+    ``where`` (k, 2) follows the location of each maximum."""
     item = np.concatenate([np.flatnonzero(np.isfinite(sides_lo[:, s])) for s in (0, 1)])
     side = np.concatenate([np.full(np.isfinite(sides_lo[:, s]).sum(), s) for s in (0, 1)])
     lo = np.concatenate([sides_lo[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
@@ -207,8 +218,8 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
         lg_hi, lpa_hi, lpb_hi = _lik_groups(pc, item, hi)
         upper = (np.maximum(lg_lo[:, 0], lg_hi[:, 0]) + lg_hi[:, 1] + np.maximum(lg_lo[:, 2], lg_hi[:, 2])
                  + lg_lo[:, 3] + np.logaddexp(lpa_hi, lpb_lo))
-        for vals, lp_a, lp_b in ((lg_lo, lpa_lo, lpb_lo), (lg_hi, lpa_hi, lpb_hi)):
-            np.maximum.at(best, (item, side), vals.sum(axis=1) + np.logaddexp(lp_a, lp_b))
+        for vals, lp_a, lp_b, us in ((lg_lo, lpa_lo, lpb_lo, lo), (lg_hi, lpa_hi, lpb_hi, hi)):
+            _raise(best, where, item, side, vals.sum(axis=1) + np.logaddexp(lp_a, lp_b), us)
         # ψ ≡ 0 on the cell (both bounds exactly 0) means L is constant there: its end values count.
         flat = (rng_lo == 0) & (rng_hi == 0)
         useless = ((upper <= best[item, side] + 1e-13 * (1 + np.abs(best[item, side])))
@@ -229,15 +240,15 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
                         np.abs(g).sum(axis=1) + np.abs(z))
 
             root = expit(increasing_root(fun, logit(lo[ci]), logit(hi[ci])))
-            val = log_lik(pc, sub, root)
-            np.maximum.at(best, (sub, side[ci]), val)
+            _raise(best, where, sub, side[ci], log_lik(pc, sub, root), root)
         split = ~useless & ~monotone & (hi - lo > 1e-13)
         # Guard against pathological near-flat profiles: past 2**12 live cells for one item, the
         # likelihood varies by less than its bound's slack there; keep the midpoints' values.
         crowded = np.bincount(item[split], minlength=best.shape[0])[item] > 4096
         if crowded.any():
             over = split & crowded
-            np.maximum.at(best, (item[over], side[over]), log_lik(pc, item[over], 0.5 * (lo + hi)[over]))
+            mids = 0.5 * (lo + hi)[over]
+            _raise(best, where, item[over], side[over], log_lik(pc, item[over], mids), mids)
             split &= ~crowded
         mid = 0.5 * (lo + hi)
         keep = np.flatnonzero(split)
@@ -245,7 +256,7 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, rounds=80):
         side = np.concatenate([side[keep], side[keep]])
         lo, hi = np.concatenate([lo[keep], mid[keep]]), np.concatenate([mid[keep], hi[keep]])
     if item.size:  # not expected: record what remains at its midpoints
-        np.maximum.at(best, (item, side), log_lik(pc, item, 0.5 * (lo + hi)))
+        _raise(best, where, item, side, log_lik(pc, item, 0.5 * (lo + hi)), 0.5 * (lo + hi))
 
 
 def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
@@ -254,26 +265,35 @@ def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
     ``a`` dominates ``b`` at level α iff α > crit_ab: every θ with normalised likelihood ≥ α has
     ratio > 1, i.e. the profile likelihood on ``{r ≤ 1}`` stays below α times its maximum.
     """
-    k = pc.n1.size
     if not include_instance:
         return _critical_alpha_data_only(pc)
+    best, _, _ = profile_maxima(pc)
+    top = best.max(axis=1)
+    return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
+
+
+def profile_maxima(pc: PairCounts):
+    """With the instance: log max of L on ``{r <= 1}`` and on ``{r >= 1}`` (k, 2), where they are
+    attained (k, 2, in u), and u0 (k,) where r = 1."""
+    k = pc.n1.size
     u0 = _ratio_root(pc, 1.0)
     all_idx = np.arange(k)
     at_u0 = log_lik(pc, all_idx, u0)
-    at_0 = log_lik(pc, all_idx, np.zeros(k))
-    at_1 = log_lik(pc, all_idx, np.ones(k))
     best = np.stack([at_u0, at_u0], axis=1)
-    best[:, 0] = np.where(u0 > 0, np.maximum(best[:, 0], at_0), best[:, 0])
-    best[:, 0] = np.where(u0 > 1, np.maximum(best[:, 0], at_1), best[:, 0])
-    best[:, 1] = np.where(u0 < 1, np.maximum(best[:, 1], at_1), best[:, 1])
-    best[:, 1] = np.where(u0 < 0, np.maximum(best[:, 1], at_0), best[:, 1])
+    where = np.stack([u0, u0], axis=1)
+    zeros, ones = np.zeros(k), np.ones(k)
+    at_0 = log_lik(pc, all_idx, zeros)
+    at_1 = log_lik(pc, all_idx, ones)
+    for side, cond, vals, us in ((0, u0 > 0, at_0, zeros), (0, u0 > 1, at_1, ones),
+                                 (1, u0 < 1, at_1, ones), (1, u0 < 0, at_0, zeros)):
+        pick = np.flatnonzero(cond)
+        _raise(best, where, pick, np.full(pick.size, side), vals[pick], us[pick])
     # side 0 searches [0, min(u0, 1)], side 1 searches [max(u0, 0), 1]; NaN marks "no cell"
     lo = np.stack([np.where(u0 > 0, _DELTA, np.nan), np.where(u0 < 1, np.maximum(u0, _DELTA), np.nan)], 1)
     hi = np.stack([np.minimum(u0, 1 - _DELTA), np.full(k, 1 - _DELTA)], axis=1)
     lo[~(lo < hi)] = np.nan
-    _max_with_instance(pc, lo, hi, best)
-    top = best.max(axis=1)
-    return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
+    _max_with_instance(pc, lo, hi, best, where)
+    return best, where, u0
 
 
 def _critical_alpha_data_only(pc: PairCounts):
@@ -293,31 +313,3 @@ def _critical_alpha_data_only(pc: PairCounts):
     return crit_ab, crit_ba
 
 
-def profile_curve(pc: PairCounts, item: int, num: int = 400, include_instance: bool = True):
-    """(ratio, normalised likelihood) along the profile of one item, for plotting.
-
-    Parameters range over the whole interval ``[u_min, u_max]``; the likelihood is normalised by
-    its exact maximum (see :func:`critical_alpha_pairs`).
-    """
-    one = pc.take(np.array([item]))
-    shift = 1.0 if include_instance else 0.0
-    lo, hi = one.u_min[0], one.u_max[0] - (1 - shift)
-    u = np.linspace(lo, hi, num)
-    idx = np.zeros(num, dtype=int)
-    lr = log_ratio(one, idx, u, shift)[0]
-    ll = log_lik(one, idx, u, include_instance)
-    top = (_top_log_lik(one) if include_instance
-           else log_lik(one, np.array([0]), np.zeros(1), include_instance=False)[0])
-    with np.errstate(over="ignore"):
-        return u - 0.5 * shift, np.exp(lr), np.exp(ll - top)
-
-
-def _top_log_lik(one: PairCounts) -> float:
-    u0 = _ratio_root(one, 1.0)
-    best = np.full((1, 2), log_lik(one, np.array([0]), u0)[0])
-    best[0, 0] = max(best[0, 0], log_lik(one, np.array([0]), np.zeros(1))[0])
-    best[0, 1] = max(best[0, 1], log_lik(one, np.array([0]), np.ones(1))[0])
-    lo = np.array([[_DELTA, np.nan]])
-    hi = np.array([[1 - _DELTA, np.nan]])
-    _max_with_instance(one, lo, hi, best)
-    return float(best.max())

@@ -14,12 +14,14 @@ an interval; by Wilks' theorem its confidence level is about :math:`P(\chi^2_1 \
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy.special import xlogy
-from scipy.stats import chi2
+from scipy.stats import binom, chi2
 
 from ._roots import increasing_root
 
-__all__ = ["multinomial_profile", "likelihood_interval", "wilks_level"]
+__all__ = ["multinomial_profile", "likelihood_interval", "wilks_level", "multinomial_cloud",
+           "bernoulli_likelihood_interval", "idm_interval", "vacuous_probability"]
 
 
 def _subset_counts(counts, subset) -> tuple[float, float]:
@@ -81,3 +83,97 @@ def likelihood_interval(counts, subset, beta: float) -> tuple[float, float]:
 def wilks_level(beta: float) -> float:
     """Approximate confidence level of the likelihood region with cutoff β: P(χ²₁ ≤ −2 log β)."""
     return float(chi2.cdf(-2 * np.log(beta), df=1))
+
+
+def multinomial_cloud(counts, subset, size: int = 3000, seed: int = 0) -> pd.DataFrame:
+    """Monte Carlo points (g(θ), lik(θ)) with θ uniform on the simplex (003 Example 1).
+
+    Every point lies on or under :func:`multinomial_profile`, the upper envelope of the cloud.
+    """
+    counts = np.asarray(counts, float)
+    n_s, n = _subset_counts(counts, subset)
+    theta = np.random.default_rng(seed).dirichlet(np.ones(counts.size), size=int(size))
+    mask = np.zeros(counts.size, bool)
+    mask[np.asarray(subset, int)] = True
+    log_lik = xlogy(counts, theta).sum(axis=1) - xlogy(counts, counts / n).sum()
+    return pd.DataFrame({"g": theta[:, mask].sum(axis=1), "likelihood": np.exp(log_lik)})
+
+
+def bernoulli_likelihood_interval(n: float, N: float, alpha: float) -> tuple[float, float]:
+    r"""Likelihood interval :math:`\{\theta : \mathrm{lik}(\theta) \ge \alpha\,\mathrm{lik}(\hat\theta)\}`.
+
+    ``n`` successes in ``N`` Bernoulli trials (000 Example 1, Fig. 1); ``n`` may be real.
+
+    Examples
+    --------
+    >>> lo, hi = bernoulli_likelihood_interval(5, 10, 0.85)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4106, 0.5894)
+    """
+    if not 0 <= alpha <= 1:
+        raise ValueError(f"alpha must be in [0, 1]; got {alpha!r}")
+    if not 0 <= n <= N:
+        raise ValueError(f"need 0 <= n <= N; got n={n!r}, N={N!r}")
+    if N == 0 or alpha == 0:
+        return 0.0, 1.0
+    if alpha == 1:
+        return n / N, n / N
+    return likelihood_interval([n, N - n], [0], alpha)
+
+
+def idm_interval(n: float, N: float, s: float) -> tuple[float, float]:
+    """Imprecise Dirichlet model interval ``[n/(N+s), (n+s)/(N+s)]`` for a Bernoulli chance."""
+    if s <= 0 or not 0 <= n <= N:
+        raise ValueError(f"need s > 0 and 0 <= n <= N; got n={n!r}, N={N!r}, s={s!r}")
+    return n / (N + s), (n + s) / (N + s)
+
+
+def vacuous_probability(n, *, beta: float | None = None, s: float | None = None, p: float = 0.5):
+    r"""Probability that a two-class prediction without features is vacuous (003 Example 2).
+
+    ``n`` objects are drawn with :math:`P(C=a) = p`; :math:`k \sim \mathrm{Bin}(n, p)` of them are
+    ``a``.  With no features the ratio :math:`\theta_a/\theta_b` has the binomial profile likelihood,
+    so for the NHC with cutoff β (:class:`~credal_core.LNCC` without the instance, α = β) a class
+    dominates iff β exceeds the likelihood of "ratio 1",
+
+    .. math:: \frac{(1/2)^n}{(k/n)^k\,((n-k)/n)^{n-k}},
+
+    and the prediction is vacuous iff that value is at least β.  For the NCC with the IDM, ``a``
+    dominates iff :math:`k/(n-k+s) > 1`, so the prediction is vacuous iff :math:`|2k-n| \le s`.
+    Both regions are symmetric intervals of ``k``; their probability is an exact binomial sum.
+
+    Parameters
+    ----------
+    n : int or array of int
+    beta, s : float
+        Exactly one: the NHC's cutoff in (0, 1) or the IDM's s > 0.
+    p : float
+        :math:`P(C = a)`.
+
+    Examples
+    --------
+    >>> round(float(vacuous_probability(100, beta=0.15)), 3), round(float(vacuous_probability(1000, s=2)), 3)
+    (0.943, 0.076)
+    """
+    if (beta is None) == (s is None):
+        raise ValueError("give exactly one of beta (NHC) or s (NCC)")
+    if beta is not None and not 0 < beta <= 1:
+        raise ValueError(f"beta must be in (0, 1]; got {beta!r}")
+    if s is not None and s <= 0:
+        raise ValueError(f"s must be > 0; got {s!r}")
+    sizes = np.atleast_1d(np.asarray(n))
+    if sizes.ndim != 1 or np.any(sizes < 0) or np.any(sizes != np.round(sizes)):
+        raise ValueError("n must be a non-negative integer or a 1-D array of them")
+    out = np.empty(sizes.size)
+    for i, size in enumerate(sizes.astype(np.int64)):
+        if s is not None:
+            k_lo = int(np.ceil((size - s) / 2))                 # |2k - n| <= s
+        else:
+            k = np.arange(size // 2 + 1)                        # log-likelihood of ratio 1, k <= n/2
+            log_lik = (size * np.log(0.5) - xlogy(k, k / max(size, 1))
+                       - xlogy(size - k, (size - k) / max(size, 1)))
+            k_lo = int(np.searchsorted(log_lik, np.log(beta)))  # increasing in k up to n/2
+        k_lo = max(k_lo, 0)
+        k_hi = size - k_lo
+        out[i] = (binom.cdf(k_hi, size, p) - binom.cdf(k_lo - 1, size, p)) if k_lo <= k_hi else 0.0
+    return out if np.ndim(n) else float(out[0])
