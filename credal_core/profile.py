@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit, xlogy
 
-from ._profile import (PairCounts, _critical_alpha_data_only, _ratio_root, log_lik, log_ratio,
-                       profile_maxima)
+from ._profile import PairCounts, _critical_alpha_data_only, _ratio_root, log_lik, log_ratio, profile_maxima
 
 __all__ = ["PairProfile", "paper_presets"]
 
@@ -201,12 +200,12 @@ class PairProfile:
         out = (xlogy(n1, theta_c) + xlogy(n2, 1 - theta_c)
                + (xlogy(c1, th1) + xlogy(n1 - c1, 1 - th1)).sum(axis=-1)
                + (xlogy(c2, th2) + xlogy(n2 - c2, 1 - th2)).sum(axis=-1))
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):   # a zero chance: log 0 = -inf
             pa = np.log(theta_c) + np.log(th1).sum(axis=-1)
             pb = np.log(1 - theta_c) + np.log(th2).sum(axis=-1)
-        if self.include_instance:
-            out = out + np.logaddexp(pa, pb)
-        return out, pa - pb
+            if self.include_instance:
+                out = out + np.logaddexp(pa, pb)
+            return out, pa - pb
 
     def _maximiser(self):
         """The NBC parameters of maximal likelihood (000 Thm 2's proof; 003 §3.1 without instance)."""
@@ -222,8 +221,9 @@ class PairProfile:
     def sample_cloud(self, size: int = 3000, seed: int = 0) -> pd.DataFrame:
         """Monte Carlo NBC parameters drawn uniformly: columns posterior, likelihood.
 
-        :math:`\\theta_c, \\theta_{\\tilde f_j|c}, \\theta_{\\tilde f_j|\\neg c} \\sim U(0, 1)`; the likelihood
-        is normalised by the exact maximum, so every point lies on or under :meth:`envelope`.
+        :math:`\\theta_c, \\theta_{\\tilde f_j|c}, \\theta_{\\tilde f_j|\\neg c} \\sim U(0, 1)`; the
+        likelihood is normalised by the exact maximum, so every point lies on or under
+        :meth:`envelope`.
         """
         rng = np.random.default_rng(seed)
         m = self._raw[2].size

@@ -4,8 +4,13 @@ import pytest
 from scipy.special import xlogy
 from scipy.stats import binom
 
-from credal_core.likelihood import (bernoulli_likelihood_interval, idm_interval, multinomial_cloud,
-                                    multinomial_profile, vacuous_probability)
+from credal_core.likelihood import (
+    bernoulli_likelihood_interval,
+    idm_interval,
+    multinomial_cloud,
+    multinomial_profile,
+    vacuous_probability,
+)
 from credal_core.profile import PairProfile, paper_presets
 
 
