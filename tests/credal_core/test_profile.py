@@ -7,7 +7,8 @@ is fine enough: the comparisons allow for the grid's resolution.
 import numpy as np
 import pytest
 
-from credal_core._profile import PairCounts, critical_alpha_pairs, profile_curve
+from credal_core._profile import PairCounts, critical_alpha_pairs
+from credal_core.profile import PairProfile
 
 
 def paper_log_l(t, n1, c1, n2, c2):
@@ -54,18 +55,9 @@ def test_bimodal_case_is_really_bimodal():
     assert inner.sum() == 2
 
 
-def test_profile_curve_normalised_and_matches_example2():
-    pc = PairCounts([6.0], [[5.0]], [2.0], [[1.0]])
-    t, ratio, lik = profile_curve(pc, 0, num=2001)
-    assert t[0] == pytest.approx(-5.5) and t[-1] == pytest.approx(1.5)
-    inner = slice(1, -1)   # the end points are 0 and +inf
-    np.testing.assert_allclose(ratio[inner], (11 + 2 * t[inner]) / (3 - 2 * t[inner]), rtol=1e-12)
-    analytic = (11 + 2 * t) ** 5 * (3 - 2 * t)
-    np.testing.assert_allclose(lik, analytic / ((11 + 2 / 3) ** 5 * (3 - 2 / 3)), rtol=1e-10, atol=1e-15)
-    assert lik.max() <= 1 + 1e-12
-
-
-def test_profile_curve_without_instance_peaks_at_one():
-    pc = PairCounts([50.0], [[50.0, 0.0]], [50.0], [[1.0, 1.0]])
-    t, ratio, lik = profile_curve(pc, 0, num=4001, include_instance=False)
-    assert lik.max() == pytest.approx(1.0, abs=1e-6) and np.all(lik <= 1 + 1e-12)
+def test_curve_without_instance_peaks_at_one():
+    # 003 Cor. 1: the data-only profile has its maximum 1 at the maximum-likelihood estimate
+    p = PairProfile(50, 50, [50, 0], [1, 1], include_instance=False)
+    c = p.curve(4001)
+    assert c["likelihood"].max() == pytest.approx(1.0, abs=1e-12)
+    assert c["t"][c["likelihood"].idxmax()] == pytest.approx(0.0, abs=1e-12)
