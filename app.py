@@ -8,6 +8,12 @@ import streamlit as st
 st.set_page_config(page_title="Credal classification explorer", layout="wide")
 
 navigation = st.navigation(
-    [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+    [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/profile_likelihood.py", title="Profile likelihood", icon=":material/show_chart:",
+                url_path="profile_likelihood"),
+        st.Page("pages/intervals_vs_n.py", title="Intervals vs N", icon=":material/stacked_line_chart:",
+                url_path="intervals_vs_n"),
+    ],
 )
 navigation.run()

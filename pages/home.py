@@ -130,14 +130,17 @@ st.plotly_chart(figure, key="set_sizes")
 
 st.info("**Try this:** drag s up and watch determinacy fall while the single accuracy rises.")
 
-st.subheader("Pages to come")
+st.subheader("Explore")
+st.page_link("pages/profile_likelihood.py",
+             label="Profile likelihood: the likelihood-based credal classifier (LNCC) on the papers' "
+                   "examples, with a Monte Carlo cloud under the exact curve",
+             icon=":material/show_chart:")
+st.page_link("pages/intervals_vs_n.py", label="Intervals vs N: likelihood and IDM intervals as the sample "
+             "grows, and how often each classifier admits ignorance", icon=":material/stacked_line_chart:")
 st.markdown(
     """
-1. **Profile likelihood**: the likelihood-based credal classifier on the papers' examples.
-2. **Intervals vs N**: likelihood and IDM intervals as the sample grows.
-3. **Determinacy curves**: NCC and LNCC determinacy versus sample size, ε and α.
-4. **AODE compression weights**: BMA and compression weights of the AODE family.
-5. **Classifier selection**: dynamic selection on the perturbation-threshold plane.
-6. **Compare on your data**: cross-validate every classifier on an uploaded CSV.
+**Pages to come:** Determinacy curves (NCC and LNCC versus sample size, ε and α) ·
+AODE compression weights · Classifier selection on the perturbation-threshold plane ·
+Compare on your data (every classifier on your own CSV).
 """
 )
