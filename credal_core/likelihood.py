@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import xlogy
-from scipy.stats import binom, chi2
+from scipy.special import bdtr, chdtr, xlogy  # light: scipy.stats takes ~1 s to import
 
 from ._roots import increasing_root
 
@@ -82,7 +81,7 @@ def likelihood_interval(counts, subset, beta: float) -> tuple[float, float]:
 
 def wilks_level(beta: float) -> float:
     """Approximate confidence level of the likelihood region with cutoff β: P(χ²₁ ≤ −2 log β)."""
-    return float(chi2.cdf(-2 * np.log(beta), df=1))
+    return float(chdtr(1, -2 * np.log(beta)))
 
 
 def multinomial_cloud(counts, subset, size: int = 3000, seed: int = 0) -> pd.DataFrame:
@@ -99,10 +98,11 @@ def multinomial_cloud(counts, subset, size: int = 3000, seed: int = 0) -> pd.Dat
     return pd.DataFrame({"g": theta[:, mask].sum(axis=1), "likelihood": np.exp(log_lik)})
 
 
-def bernoulli_likelihood_interval(n: float, N: float, alpha: float) -> tuple[float, float]:
+def bernoulli_likelihood_interval(n, N, alpha: float):
     r"""Likelihood interval :math:`\{\theta : \mathrm{lik}(\theta) \ge \alpha\,\mathrm{lik}(\hat\theta)\}`.
 
-    ``n`` successes in ``N`` Bernoulli trials (000 Example 1, Fig. 1); ``n`` may be real.
+    ``n`` successes in ``N`` Bernoulli trials (000 Example 1, Fig. 1); ``n`` may be real, and
+    ``n``, ``N`` may be arrays (broadcast together): then two arrays are returned.
 
     Examples
     --------
@@ -112,13 +112,37 @@ def bernoulli_likelihood_interval(n: float, N: float, alpha: float) -> tuple[flo
     """
     if not 0 <= alpha <= 1:
         raise ValueError(f"alpha must be in [0, 1]; got {alpha!r}")
-    if not 0 <= n <= N:
+    n_arr, big_n = np.broadcast_arrays(np.asarray(n, float), np.asarray(N, float))
+    if np.any(~np.isfinite(n_arr)) or np.any((n_arr < 0) | (n_arr > big_n)):
         raise ValueError(f"need 0 <= n <= N; got n={n!r}, N={N!r}")
-    if N == 0 or alpha == 0:
-        return 0.0, 1.0
+    n_arr, big_n = n_arr.ravel(), big_n.ravel()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mle = np.where(big_n > 0, n_arr / np.where(big_n > 0, big_n, 1), 0.5)
+    lo, hi = np.zeros(n_arr.size), np.ones(n_arr.size)
     if alpha == 1:
-        return n / N, n / N
-    return likelihood_interval([n, N - n], [0], alpha)
+        lo, hi = mle.copy(), mle.copy()
+    elif alpha > 0:
+        log_alpha = np.log(alpha)
+        top = xlogy(n_arr, mle) + xlogy(big_n - n_arr, 1 - mle)
+
+        def solve(items, a, b, sign):
+            # log lik - log α - log max, made increasing on the chosen side of the maximum
+            def fun(theta, idx):
+                k, m = n_arr[items[idx]], big_n[items[idx]] - n_arr[items[idx]]
+                value = xlogy(k, theta) + xlogy(m, 1 - theta) - top[items[idx]] - log_alpha
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    slope = np.where(k > 0, k / theta, 0.0) - np.where(m > 0, m / (1 - theta), 0.0)
+                return sign * value, sign * slope
+            return increasing_root(fun, a, b)
+
+        left = np.flatnonzero((big_n > 0) & (n_arr > 0))       # n = 0: lik(0) = max, so lo = 0
+        lo[left] = solve(left, np.zeros(left.size), mle[left], 1.0)
+        right = np.flatnonzero((big_n > 0) & (n_arr < big_n))  # n = N: hi = 1
+        hi[right] = solve(right, mle[right], np.ones(right.size), -1.0)
+    if np.ndim(n) == 0 and np.ndim(N) == 0:
+        return float(lo[0]), float(hi[0])
+    shape = np.broadcast_shapes(np.shape(n), np.shape(N))
+    return lo.reshape(shape), hi.reshape(shape)
 
 
 def idm_interval(n: float, N: float, s: float) -> tuple[float, float]:
@@ -175,5 +199,6 @@ def vacuous_probability(n, *, beta: float | None = None, s: float | None = None,
             k_lo = int(np.searchsorted(log_lik, np.log(beta)))  # increasing in k up to n/2
         k_lo = max(k_lo, 0)
         k_hi = size - k_lo
-        out[i] = (binom.cdf(k_hi, size, p) - binom.cdf(k_lo - 1, size, p)) if k_lo <= k_hi else 0.0
+        below = bdtr(k_lo - 1, size, p) if k_lo >= 1 else 0.0       # P(k <= k_lo - 1)
+        out[i] = (bdtr(k_hi, size, p) - below) if k_lo <= k_hi else 0.0
     return out if np.ndim(n) else float(out[0])

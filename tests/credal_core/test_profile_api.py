@@ -158,3 +158,11 @@ def test_multinomial_cloud_under_profile():
     env = multinomial_profile([2, 4, 3], [0, 1], cloud["g"].to_numpy())
     assert np.all(cloud["likelihood"].to_numpy() <= env * (1 + 1e-12))
     assert cloud["likelihood"].max() > 0.9
+
+
+def test_bernoulli_interval_vectorised_equals_scalar_calls():
+    N = np.array([0, 1, 2, 7, 10, 100, 1000, 12.5])
+    n = np.array([0, 1, 1, 3, 0, 50, 1000, 4.25])
+    lo, hi = bernoulli_likelihood_interval(n, N, 0.85)
+    for i in range(N.size):
+        assert (lo[i], hi[i]) == pytest.approx(bernoulli_likelihood_interval(n[i], N[i], 0.85), abs=1e-13)

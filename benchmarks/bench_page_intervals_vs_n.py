@@ -1,0 +1,126 @@
+"""First render and slider re-runs of the page "Intervals vs N", timed with AppTest in one run.
+
+    .venv/bin/python benchmarks/bench_page_intervals_vs_n.py [--repeat 5]
+
+Targets (issue 3): first render <= 2 s, slider re-run <= 0.3 s.  Every timing is an AppTest run (the
+script executed headless, elements collected); the baseline, measured first in the same run, is
+AppTest on a trivial script with a title and one slider, so the ratios show what the page itself
+costs on top of AppTest's own overhead.
+
+Rows:
+- *first render, fresh process*: the page's first run in this process: its imports (plotly, scipy,
+  credal_core) and every cached computation are cold, as for the first visitor of a new server
+  ("of which": ``import credal_core.likelihood`` alone, timed in a fresh interpreter that has
+  imported streamlit; in the app, the home page has usually paid for it already).
+- *first render, cold cache*: a new session after ``st.cache_data.clear()`` (imports warm), best of
+  ``--repeat``: the first visit with parameters nobody has used yet.
+- *first render, warm cache*: a new session with the default parameters already computed.
+- *re-run after moving <slider>*: one slider step to a value not seen before (cache miss), best and
+  median of ``--repeat``; "(cached)" moves back to a value already computed.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+PAGE = str(ROOT / "pages" / "intervals_vs_n.py")
+TIMEOUT = 60
+FIRST_RENDER_TARGET = 2.0
+RERUN_TARGET = 0.3
+BASELINE_SCRIPT = """
+import streamlit as st
+st.title("baseline")
+st.slider("x", 0.0, 1.0, 0.5, key="x")
+"""
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def import_seconds(module: str) -> float:
+    """Time of ``import module`` in a fresh interpreter that has already imported streamlit."""
+    code = (f"import streamlit, time; t = time.perf_counter(); import {module}; "
+            "print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def render(path: str) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=TIMEOUT)
+    at.run()
+    if at.exception:
+        raise RuntimeError([e.value for e in at.exception])
+    return at
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    import streamlit as st
+
+    with tempfile.TemporaryDirectory() as tmp:
+        baseline_path = str(Path(tmp) / "baseline.py")
+        Path(baseline_path).write_text(BASELINE_SCRIPT)
+        render(baseline_path)  # warm-up: streamlit's own imports
+        base_first = min(timed(lambda: render(baseline_path)) for _ in range(args.repeat))
+        at = render(baseline_path)
+        base_rerun = min(timed(lambda v=v: at.slider(key="x").set_value(v).run())
+                         for v in (0.1, 0.2, 0.3, 0.4, 0.6, 0.7)[: max(args.repeat, 1)])
+
+    rows: list[tuple[str, float, float, float | None]] = []  # label, seconds, baseline, target
+
+    fresh = timed(lambda: render(PAGE))
+    rows.append(("first render, fresh process", fresh, base_first, FIRST_RENDER_TARGET))
+    rows.append(("  of which: import credal_core.likelihood", import_seconds("credal_core.likelihood"),
+                 base_first, None))
+
+    def cold() -> None:
+        st.cache_data.clear()
+        render(PAGE)
+    rows.append(("first render, cold cache (best)", min(timed(cold) for _ in range(args.repeat)),
+                 base_first, FIRST_RENDER_TARGET))
+    render(PAGE)
+    warm = min(timed(lambda: render(PAGE)) for _ in range(args.repeat))
+    rows.append(("first render, warm cache (best)", warm, base_first, FIRST_RENDER_TARGET))
+
+    sliders = {  # key -> fresh values, one step apart
+        "iv_alpha": [round(0.84 - 0.01 * i, 2) for i in range(args.repeat)],
+        "iv_s": [round(2.1 + 0.1 * i, 1) for i in range(args.repeat)],
+        "iv_ratio": [round(0.49 - 0.01 * i, 2) for i in range(args.repeat)],
+        "iv_beta": [round(0.16 + 0.01 * i, 2) for i in range(args.repeat)],
+        "iv_p": [round(0.51 + 0.01 * i, 2) for i in range(args.repeat)],
+    }
+    for key, values in sliders.items():
+        st.cache_data.clear()
+        at = render(PAGE)
+        times = [timed(lambda v=v: at.slider(key=key).set_value(v).run()) for v in values]
+        rows.append((f"re-run after moving {key[3:]} (best)", min(times), base_rerun, RERUN_TARGET))
+        rows.append((f"re-run after moving {key[3:]} (median)", statistics.median(times), base_rerun,
+                     RERUN_TARGET))
+        cached = timed(lambda: at.slider(key=key).set_value(values[0]).run())
+        rows.append((f"re-run after moving {key[3:]} (cached)", cached, base_rerun, RERUN_TARGET))
+
+    print(f"AppTest baseline (trivial script): first render {base_first:.3f} s, re-run {base_rerun:.3f} s")
+    print(f"{'page: Intervals vs N':<44}{'seconds':>9}{'ratio':>8}{'target':>9}")
+    for label, seconds, base, target in rows:
+        limit = "" if target is None else f"≤ {target:g}"
+        verdict = "" if target is None else ("ok" if seconds <= target else "OVER")
+        print(f"{label:<44}{seconds:>9.3f}{seconds / base:>8.1f}{limit:>7} {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""Real-browser test of the page "Intervals vs N": `streamlit run` + Playwright driving Debian's chromium.
+
+Runs the whole app (``app.py``, page at ``/intervals_vs_n``) when the navigation lists the page, and
+the page script on its own otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = Path(__file__).resolve().parent / "output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed (scripts/test.sh installs it with apt-get)",
+                allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+IN_APP = "intervals_vs_n" in (ROOT / "app.py").read_text()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    script = "app.py" if IN_APP else "pages/intervals_vs_n.py"
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "streamlit", "run", script,
+           "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    OUTPUT.mkdir(exist_ok=True)
+    log = (OUTPUT / "streamlit_intervals_vs_n.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_until_serving(url, proc)
+        yield url + ("intervals_vs_n" if IN_APP else "")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def alpha_thumb(page):
+    return page.get_by_test_id("stSlider").filter(has_text="α (likelihood cut-off)").get_by_role("slider")
+
+
+def first_row_cells(page):
+    """The cells of the first row (N = 10) of the interval table."""
+    return page.get_by_test_id("stTable").nth(0).locator("tbody tr").first.locator("th, td")
+
+
+def test_intervals_vs_n_page_in_chromium(page_url):
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 3000})
+            if IN_APP:
+                # Streamlit starts in its legacy "pages/ directory" mode and switches to app.py's
+                # st.navigation only once app.py has run; a server whose very first request is a
+                # page URL would run the page script alone. Open the front door first, as the
+                # home page's browser test does.
+                page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
+                expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
+            page.goto(page_url, wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name="Intervals vs N")).to_be_visible(timeout=60_000)
+            if IN_APP:
+                expect(page).to_have_title("Credal classification explorer", timeout=10_000)
+            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+
+            # both plotly charts rendered, with their curves drawn
+            charts = page.get_by_test_id("stPlotlyChart")
+            expect(charts).to_have_count(2, timeout=60_000)
+            for i in range(2):
+                expect(charts.nth(i).locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+            expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.85)")
+            expect(charts.nth(1)).to_contain_text("NCC (s = 2)")
+            expect(page.get_by_test_id("stAlert").filter(has_text="reproduce 003 Example 2")).to_be_visible()
+
+            cells = first_row_cells(page)  # N = 10 | likelihood interval | width | IDM interval | width
+            expect(cells).to_have_count(5)
+            before = [text.strip() for text in cells.all_inner_texts()]
+
+            # α from 0.85 to 0.75 with the keyboard
+            thumb = alpha_thumb(page)
+            expect(thumb).to_have_value("0.85")
+            thumb.focus()
+            for _ in range(10):
+                thumb.press("ArrowLeft")
+            expect(thumb).to_have_value("0.75", timeout=10_000)
+            expect(cells.nth(1)).not_to_have_text(before[1], timeout=30_000)  # the likelihood interval
+            expect(cells.nth(3)).to_have_text(before[3])  # the IDM interval does not depend on α
+            expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.75)", timeout=30_000)
+            expect(page).to_have_url(re.compile(r"[?&]alpha=0\.75\b"), timeout=10_000)
+            after = [text.strip() for text in cells.all_inner_texts()]
+
+            # the shared link reproduces the view in a fresh page
+            shared = page.url
+            other = browser.new_page(viewport={"width": 1400, "height": 3000})
+            other.goto(shared, wait_until="domcontentloaded")
+            other_thumb = alpha_thumb(other)
+            expect(other_thumb).to_have_value("0.75", timeout=60_000)
+            expect(first_row_cells(other)).to_have_text(after, timeout=30_000)
+            other.close()
+
+            page.wait_for_timeout(1000)  # let the charts finish their redraw before the screenshot
+            page.screenshot(path=str(OUTPUT / "intervals_vs_n.png"), full_page=True)
+        finally:
+            browser.close()
