@@ -167,6 +167,8 @@ class PairProfile:
         The ends are located on a grid and refined by bisection on the exact curve (the hull of
         the cut if the profile is bimodal).
         """
+        if self._flat:                                  # lik_g ≡ 1: every ratio is in every cut
+            return 0.0, 1.0
         curve = self.curve(num)
         inside = np.flatnonzero(curve["likelihood"].to_numpy() >= alpha)
         if inside.size == 0:
@@ -216,7 +218,8 @@ class PairProfile:
         with np.errstate(invalid="ignore", divide="ignore"):
             th1 = np.where(n1 + u > 0, (c1 + u) / (n1 + u), 1.0)
             th2 = np.where(n2 + v > 0, (c2 + v) / (n2 + v), 1.0)
-        return (n1 + u) / total, th1, th2
+        # no data at all: every θ has likelihood 1, any θ_c maximises it
+        return ((n1 + u) / total if total > 0 else 0.5), th1, th2
 
     def sample_cloud(self, size: int = 3000, seed: int = 0) -> pd.DataFrame:
         """Monte Carlo NBC parameters drawn uniformly: columns posterior, likelihood.

@@ -9,8 +9,11 @@ import streamlit as st
 
 from app_support.data import load_sample
 from app_support.figures import set_size_bar
+from app_support.routing import hand_over_to_navigation
 from credal_core import NCC, NaiveBayes
 from credal_core.metrics import credal_scores, precise_accuracy_split
+
+hand_over_to_navigation()   # a shared link opened first must still run through app.py
 
 SAMPLE = "synthetic_nb"
 N_TRAIN = 200  # train on the first 200 rows, test on the last 100

@@ -11,12 +11,15 @@ import pandas as pd
 import streamlit as st
 
 from app_support.figures_intervals import intervals_figure, vacuous_figure
+from app_support.routing import hand_over_to_navigation
 from credal_core.likelihood import (
     bernoulli_likelihood_interval,
     idm_interval,
     vacuous_probability,
     wilks_level,
 )
+
+hand_over_to_navigation()   # a shared link opened first must still run through app.py
 
 
 @dataclass(frozen=True)

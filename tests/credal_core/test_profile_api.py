@@ -166,3 +166,19 @@ def test_bernoulli_interval_vectorised_equals_scalar_calls():
     lo, hi = bernoulli_likelihood_interval(n, N, 0.85)
     for i in range(N.size):
         assert (lo[i], hi[i]) == pytest.approx(bernoulli_likelihood_interval(n[i], N[i], 0.85), abs=1e-13)
+
+
+@pytest.mark.parametrize("inst", [True, False])
+@pytest.mark.parametrize("counts", [(0, 0, [0], [0]), (0, 0, [0, 0], [0, 0]), (5, 3, [0, 0], [0, 0]),
+                                    (4, 0, [4], [0])])
+def test_degenerate_counts_give_finite_answers(counts, inst):
+    # no data, or zero counts on both sides (003 Cor. 1: lik_g ≡ 1 without the instance)
+    p = PairProfile(*counts, include_instance=inst)
+    for value in (p.critical_alpha, p.critical_alpha_reverse, p.t_hat):
+        assert np.isfinite(value)
+    lo, hi = p.alpha_cut(0.5)
+    assert 0 <= lo <= hi <= 1
+    cloud = p.sample_cloud(500, seed=0)
+    assert np.all(np.isfinite(cloud.to_numpy()))
+    assert np.all(cloud["likelihood"].to_numpy() <= p.envelope(cloud["posterior"].to_numpy()) + 1e-12)
+    assert np.all(np.isfinite(p.curve(50)[["posterior", "likelihood"]].to_numpy()))

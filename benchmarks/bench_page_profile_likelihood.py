@@ -1,0 +1,141 @@
+"""First render and re-runs of the page "Profile likelihood", timed with AppTest in one run.
+
+    .venv/bin/python benchmarks/bench_page_profile_likelihood.py [--repeat 5]
+
+Targets (issue 3): first render <= 2 s, slider re-run <= 0.3 s.  Every timing is an AppTest run (the
+script executed headless, elements collected); the baseline, measured first in the same run, is
+AppTest on a trivial script with a title and one slider, so the ratios show what the page itself
+costs on top of AppTest's own overhead.
+
+Rows:
+- *first render, fresh process*: the page's first run in this process: its imports (plotly, scipy,
+  credal_core) and every cached computation are cold, as for the first visitor of a new server.
+- *first render, cold cache*: a new session after ``st.cache_data.clear()`` (imports warm), best of
+  ``--repeat``: the first visit with parameters nobody has used yet.
+- *first render, warm cache*: a new session with the default view already computed.
+- *re-run after moving α*: one slider step to a value not seen before (the α-cut is a cache miss;
+  profile and cloud are cached), best and median of ``--repeat``; "(cached)" returns to a value
+  already computed.
+- *re-run after moving the sample size*: a new Monte Carlo cloud each time (cache miss).
+- *re-run after toggling the instance*, *re-run after moving β* (003 Example 1 view), *switching
+  preset*: the other controls, cold.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+PAGE = str(ROOT / "pages" / "profile_likelihood.py")
+TIMEOUT = 60
+FIRST_RENDER_TARGET = 2.0
+RERUN_TARGET = 0.3
+BASELINE_SCRIPT = """
+import streamlit as st
+st.title("baseline")
+st.slider("x", 0.0, 1.0, 0.5, key="x")
+"""
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def checked(at: AppTest) -> AppTest:
+    if at.exception:
+        raise RuntimeError([e.value for e in at.exception])
+    return at
+
+
+def render(path: str, query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    return checked(at.run())
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    repeat = max(args.repeat, 1)
+    import streamlit as st
+
+    with tempfile.TemporaryDirectory() as tmp:
+        baseline_path = str(Path(tmp) / "baseline.py")
+        Path(baseline_path).write_text(BASELINE_SCRIPT)
+        render(baseline_path)  # warm-up: streamlit's own imports
+        base_first = min(timed(lambda: render(baseline_path)) for _ in range(repeat))
+        at = render(baseline_path)
+        base_rerun = min(timed(lambda v=v: at.slider(key="x").set_value(v).run())
+                         for v in (0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9)[:repeat])
+
+    rows: list[tuple[str, float, float, float]] = []  # label, seconds, baseline, target
+
+    def first(label: str, seconds: float) -> None:
+        rows.append((label, seconds, base_first, FIRST_RENDER_TARGET))
+
+    def rerun(label: str, seconds: float) -> None:
+        rows.append((label, seconds, base_rerun, RERUN_TARGET))
+
+    first("first render, fresh process", timed(lambda: render(PAGE)))
+
+    def cold() -> None:
+        st.cache_data.clear()
+        render(PAGE)
+    first("first render, cold cache (best)", min(timed(cold) for _ in range(repeat)))
+    render(PAGE)
+    first("first render, warm cache (best)", min(timed(lambda: render(PAGE)) for _ in range(repeat)))
+
+    # α: fresh values one step apart (0.49, 0.48, ...), then back to a value already computed
+    st.cache_data.clear()
+    at = render(PAGE)
+    values = [round(0.49 - 0.01 * i, 2) for i in range(repeat)]
+    times = [timed(lambda v=v: checked(at.slider(key="pl_alpha").set_value(v).run())) for v in values]
+    rerun("re-run after moving α (best)", min(times))
+    rerun("re-run after moving α (median)", statistics.median(times))
+    rerun("re-run after moving α (cached)",
+          timed(lambda: checked(at.slider(key="pl_alpha").set_value(values[0]).run())))
+
+    # sample size: a new cloud every time (3,500, 4,000, ...)
+    values = [3_500 + 500 * i for i in range(repeat)]
+    times = [timed(lambda v=v: checked(at.slider(key="pl_samples").set_value(v).run())) for v in values]
+    rerun("re-run after moving the sample size (best)", min(times))
+    rerun("re-run after moving the sample size (median)", statistics.median(times))
+
+    # the toggle (000 Example 3: the profile without the instance is the comparison curve, so cached)
+    st.cache_data.clear()
+    at = render(PAGE, {"preset": "000-ex3"})
+    rerun("re-run after toggling the instance (ex. 3)",
+          timed(lambda: checked(at.toggle(key="pl_instance").set_value(False).run())))
+
+    st.cache_data.clear()
+    at = render(PAGE)
+    rerun("re-run switching preset to 000 Example 3 (cold)",
+          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("000 Example 3").run())))
+    rerun("re-run switching preset to 003 Example 1 (cold)",
+          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("003 Example 1").run())))
+    values = [round(0.16 + 0.01 * i, 2) for i in range(repeat)]
+    times = [timed(lambda v=v: checked(at.slider(key="pl_beta").set_value(v).run())) for v in values]
+    rerun("re-run after moving β (003 Ex. 1, best)", min(times))
+    rerun("re-run after moving β (003 Ex. 1, median)", statistics.median(times))
+
+    print(f"AppTest baseline (trivial script): first render {base_first:.3f} s, re-run {base_rerun:.3f} s")
+    print(f"{'page: Profile likelihood':<48}{'seconds':>9}{'ratio':>8}{'target':>9}")
+    for label, seconds, base, target in rows:
+        verdict = "ok" if seconds <= target else "OVER"
+        print(f"{label:<48}{seconds:>9.3f}{seconds / base:>8.1f}{'≤ ' + format(target, 'g'):>7} {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Real-browser test of the page "Profile likelihood": `streamlit run` + Playwright driving Debian's chromium.
+
+Runs the whole app (``app.py``, page at ``/profile_likelihood``) when the navigation lists the page,
+and the page script on its own otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = Path(__file__).resolve().parent / "output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed (scripts/test.sh installs it with apt-get)",
+                allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
+
+
+IN_APP = "profile_likelihood" in (ROOT / "app.py").read_text()
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    in_app = IN_APP
+    script = "app.py" if in_app else "pages/profile_likelihood.py"
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "streamlit", "run", script,
+           "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    OUTPUT.mkdir(exist_ok=True)
+    log = (OUTPUT / "streamlit_profile_likelihood.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_until_serving(url, proc)
+        yield url + ("profile_likelihood" if in_app else "")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+# plotly.js's decoded traces (``el.data`` keeps the base64 typed arrays sent by plotly.py)
+PLOT_POINTS = """el => (el._fullData || []).filter(t => t.mode === 'markers')
+                                          .reduce((n, t) => n + t._length, 0)"""
+
+
+def edit_first_cell(page, old: str, new: str, done) -> None:
+    """Replace ``old`` by ``new`` in the first data cell of the counts table.
+
+    The table is a canvas grid (glide data grid): a double click at the cell's position opens an
+    ``input.gdg-input`` overlay, which is checked to hold ``old`` before it is filled. A click that lands
+    while the page re-lays itself out is lost, hence up to three attempts, each confirmed by ``done``.
+    """
+    grid = page.get_by_test_id("stDataFrame").first
+    editor = page.locator("input.gdg-input")
+    for attempt in range(3):
+        grid.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        box = grid.bounding_box()
+        page.mouse.dblclick(box["x"] + box["width"] * 0.45, box["y"] + 35 + 17)   # header, then row 1
+        try:
+            editor.wait_for(state="visible", timeout=3_000)
+        except sync_api.TimeoutError:
+            continue
+        if editor.input_value() != old:
+            editor.press("Escape")
+            continue
+        editor.fill(new)
+        editor.press("Enter")
+        page.get_by_role("heading", name="Profile likelihood", exact=True).click()   # leave the grid
+        try:
+            done(timeout=10_000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+    raise AssertionError(f"could not edit the first cell of the counts table ({old} -> {new})")
+
+
+def test_profile_likelihood_page_in_chromium(page_url):
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1500})
+            # a shared link, the first request to a fresh server: 000 Example 2 at α = 0.26, just above
+            # the critical α = 0.233
+            page.goto(page_url + "?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
+                timeout=60_000)
+            if IN_APP:  # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
+                expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
+            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+            verdict = page.get_by_role("heading", name=re.compile("dominates"))
+            expect(verdict).to_have_text(re.compile(r"c dominates ¬c for α > 0\.233"), timeout=60_000)
+
+            # the plotly chart rendered, with the 3,000 Monte Carlo points and the envelope in its data
+            plot = page.locator(".js-plotly-plot").first
+            expect(plot).to_be_attached(timeout=60_000)
+            expect(plot.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+            page.wait_for_function(
+                "el => el._fullData && el._fullData.length >= 4", arg=plot.element_handle(), timeout=30_000)
+            assert plot.evaluate(PLOT_POINTS) == 3000
+            names = plot.evaluate("el => el.data.map(t => t.name)")
+            assert "profile likelihood (exact upper envelope)" in names
+            expect(plot).to_contain_text("posterior P(c | f̃)")
+
+            answer = page.get_by_test_id("stAlert").filter(has_text="the LNCC returns")
+            expect(answer).to_contain_text("At α = 0.26 the LNCC returns {c}", timeout=30_000)
+
+            # α from 0.26 down to 0.22 with the keyboard: below 0.233 c no longer dominates
+            thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
+                "slider")
+            expect(thumb).to_have_value("0.26")
+            thumb.focus()
+            for value in ("0.25", "0.24", "0.23", "0.22"):
+                # one step at a time: a key pressed while the page re-runs could otherwise be lost
+                thumb.press("ArrowLeft")
+                expect(thumb).to_have_value(value, timeout=10_000)
+                expect(page).to_have_url(re.compile(rf"[?&]alpha={re.escape(value)}\b"), timeout=10_000)
+            expect(answer).to_contain_text("At α = 0.22 the LNCC returns {c, ¬c}", timeout=30_000)
+            expect(page).to_have_url(re.compile(r"[?&]alpha=0\.22\b"), timeout=10_000)
+            expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
+
+            page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
+            page.screenshot(path=str(OUTPUT / "profile_likelihood.png"), full_page=True)
+
+            # edit the counts table (a canvas grid): n(c, f̃_1) = 5 -> 3 makes a shareable custom example
+            edit_first_cell(page, "5", "3", lambda timeout: expect(page).to_have_url(
+                re.compile(r"[?&]preset=custom&counts=3-1&n=6-2\b"), timeout=timeout))
+            expect(verdict).to_have_text("c dominates ¬c for α > 0.593", timeout=30_000)   # 16/27
+            expect(page.get_by_role("combobox", name="Example")).to_have_value("Custom")
+
+            # bad input: n(c) = 2 < n(c, f̃_1) = 3 is refused next to the table, the last valid state stays
+            n_c = page.get_by_label("n(c)", exact=True)
+            n_c.fill("2")
+            n_c.press("Enter")
+            error = page.get_by_test_id("stAlert").filter(has_text="cannot be used")
+            expect(error).to_contain_text("larger than n(c) = 2", timeout=30_000)
+            expect(verdict).to_have_text("c dominates ¬c for α > 0.593")
+            expect(plot).to_be_attached()
+            n_c.fill("6")
+            n_c.press("Enter")
+            expect(error).to_have_count(0, timeout=30_000)
+        finally:
+            browser.close()
