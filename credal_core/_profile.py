@@ -146,7 +146,9 @@ def _ratio_root(pc, shift, target=None):
     def fun(w, idx):
         p = expit(w)
         value, slope, scale = log_ratio(pc, idx, lo[idx] + width[idx] * p, shift)
-        return value - goal[idx], slope * width[idx] * p * (1 - p), scale + np.abs(goal[idx])
+        with np.errstate(invalid="ignore", over="ignore"):   # w at ±40: infinite slope × 0 width
+            dw = slope * width[idx] * p * expit(-w)
+        return value - goal[idx], dw, scale + np.abs(goal[idx])
 
     start = logit(np.clip((0.5 * shift - lo) / width, 1e-12, 1 - 1e-12))
     w = increasing_root(fun, np.full(k, -40.0), np.full(k, 40.0), x0=start)

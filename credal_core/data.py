@@ -47,7 +47,8 @@ def _column_problem(name: str, col: pd.Series) -> str | None:
         try:
             pd.unique(col)
         except TypeError:
-            return f"column {name!r} holds unhashable values (e.g. lists); features must be categorical"
+            return (f"column {name!r} holds unhashable values (e.g. lists, dicts); features must be "
+                    "categorical")
     return None
 
 
@@ -114,7 +115,10 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError(f"y has {int(pd.isna(pd.Series(arr)).sum())} missing label(s)")
     floats = pd.to_numeric(pd.Series(arr), errors="coerce") if arr.dtype.kind in "fO" else None
     if floats is not None and (arr.dtype.kind == "f" or pd.api.types.infer_dtype(arr) == "floating"):
-        if np.any(floats.to_numpy() != np.round(floats.to_numpy())):
+        values = floats.to_numpy()
+        if np.any(~np.isfinite(values[~np.isnan(values)])):
+            raise ValueError("y holds non-finite labels (inf); class labels must be categorical")
+        if np.any(values != np.round(values)):
             raise ValueError("y holds continuous values; class labels must be categorical")
     return arr
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
-from ._base import CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
+from ._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from ._profile import PairCounts, _wlog, critical_alpha_pairs
 from .data import Gather, lookup
 
@@ -40,6 +40,11 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     ``predict`` returns the label of the Perks NBC with ``s = 1``, the precise classifier the paper
     compares against (000 §5).  Unlike the NCC, the LNCC's set is not guaranteed to contain it.
 
+    A class declared with ``partial_fit(classes=...)`` but absent from the data has entirely free
+    feature probabilities, so with the instance in the likelihood the best fit may assign an
+    unlikely instance to it — with many features such a class can even dominate.  That is the
+    model of 000 §4 taken literally; fit on data where every class occurs to avoid it.
+
     Examples
     --------
     >>> import pandas as pd
@@ -56,8 +61,9 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         self.include_instance = include_instance
 
     def _validate_params(self):
-        if not 0 <= self.alpha <= 1:
-            raise ValueError(f"alpha must be in [0, 1]; got {self.alpha!r}")
+        check_number("alpha", self.alpha, 0.0, 1.0)
+        if not isinstance(self.include_instance, (bool, np.bool_)):
+            raise ValueError(f"include_instance must be True or False; got {self.include_instance!r}")
 
     def _joint_log_likelihood(self, codes):
         return perks_log_joint(self.tables_, codes, 1.0)

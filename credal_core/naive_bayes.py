@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import NaiveCountsClassifier, perks_log_joint
+from ._base import TIE, NaiveCountsClassifier, check_number, perks_log_joint
 from ._roots import increasing_root
 from .data import lookup, lookup_sum
 
 __all__ = ["NaiveBayes"]
-
-_TIE = 1e-12   # log-odds this close to 0 count as a tie of the NBC
 
 
 class NaiveBayes(NaiveCountsClassifier):
@@ -19,7 +17,9 @@ class NaiveBayes(NaiveCountsClassifier):
     ----------
     s : float, default=1.0
         Equivalent sample size of Perks' prior (``prior="perks"``); ``s = 0`` is maximum likelihood.
-        Not used by ``prior="laplace"``.
+        Not used by ``prior="laplace"``.  A value unseen in training gets the zero-count formula
+        below with |F_j| the number of values seen in training (so, with it, the conditional
+        probabilities of feature j no longer sum to exactly 1).
     prior : {"perks", "laplace"}, default="perks"
         ``"perks"`` (paper 000, eqs. 2-3 with :math:`t(c) = 1/|C|`,
         :math:`t(c, f_j) = 1/(|C||F_j|)`):
@@ -54,8 +54,7 @@ class NaiveBayes(NaiveCountsClassifier):
     def _validate_params(self):
         if self.prior not in ("perks", "laplace"):
             raise ValueError(f"prior must be 'perks' or 'laplace'; got {self.prior!r}")
-        if not np.isfinite(self.s) or self.s < 0:
-            raise ValueError(f"s must be a finite number >= 0; got {self.s!r}")
+        check_number("s", self.s, 0.0)
 
     def _joint_log_likelihood(self, codes):
         if self.prior == "perks":
@@ -129,10 +128,10 @@ class NaiveBayes(NaiveCountsClassifier):
             root = np.zeros(items.size)
             # log-odds within rounding of 0 is a tie (sums of logs in different orders differ in
             # the last bits): no s > 0 keeps the prediction single
-            live = np.flatnonzero(r0 > _TIE)
+            live = np.flatnonzero(r0 > TIE)
             if live.size:
                 hi = np.ones(live.size)
-                for _ in range(2000):                               # grow the bracket until R < 1
+                while True:              # grow the bracket until R < 1 (R -> 0 as s -> inf)
                     val, _ = log_r(hi, live)
                     if np.all(val < 0):
                         break
@@ -140,9 +139,8 @@ class NaiveBayes(NaiveCountsClassifier):
                 root[live] = increasing_root(lambda s, idx: tuple(-v for v in log_r(s, live[idx])),
                                              np.zeros(live.size), hi)
             threshold[items] = np.minimum(threshold[items], root)
-        threshold[~np.isfinite(threshold)] = 0.0
         top = jll[best, rows]
-        threshold[np.sum(jll >= top[None, :] - _TIE, axis=0) > 1] = 0.0
+        threshold[np.sum(jll >= top[None, :] - TIE, axis=0) > 1] = 0.0
 
         return threshold
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
+from ._base import TIE, CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from ._roots import increasing_root
 from .data import Gather
 
@@ -32,14 +32,19 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         \min_{x \in [0, 1]} h(x) = (m-1)\log\frac{N(b) + \sigma x}{N(a) + \sigma(1-x)}
             + \sum_j \log N(a, \tilde f_j) - \sum_j \log\big(N(b, \tilde f_j) + \sigma x\big).
 
-    ``h`` is convex (its second derivative is at least
+    For ``m >= 1``, ``h`` is convex (its second derivative is at least
     :math:`\sum_j \sigma^2/(N(b,\tilde f_j)+\sigma x)^2 - (m-1)\sigma^2/(N(b)+\sigma x)^2 \ge 0`
     because :math:`N(b, \tilde f_j) \le N(b)`), so ``a`` dominates ``b`` iff ``min h > 0``.  The
     minimum is decided from its end points and tangents when possible, otherwise located by bracketed
     Newton iteration on ``h'`` to machine precision — no grid.  A zero count
     :math:`N(a, \tilde f_j) = 0` makes the infimum 0 (000 §2.2, zero-count issue (a)).  A feature
     with a single value in training cannot move prior mass off the instance's value, so it
-    contributes the factor 1 and ``m`` counts the other features only.
+    contributes the factor 1 and ``m`` counts the other features only; with ``m = 0`` the
+    infimum is :math:`N(a)/(N(b)+\sigma)`, at x = 1 (``h`` decreases).
+
+    Sets shrink as ``epsilon`` grows, and as ``s`` falls when ``epsilon = 0``; with ``epsilon > 0``
+    they need not be nested in ``s``, because the Perks part :math:`s\epsilon` moves the centre of
+    the prior set as well as its size.
 
     Parameters
     ----------
@@ -63,10 +68,8 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         self.epsilon = epsilon
 
     def _validate_params(self):
-        if not np.isfinite(self.s) or self.s <= 0:
-            raise ValueError(f"s must be a finite number > 0; got {self.s!r}")
-        if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"epsilon must be in [0, 1]; got {self.epsilon!r}")
+        check_number("s", self.s, 0.0, low_open=True)
+        check_number("epsilon", self.epsilon, 0.0, 1.0)
 
     def _joint_log_likelihood(self, codes):
         # The precise counterpart: the Perks NBC with the same s (it lies in every T_eps).
@@ -114,15 +117,15 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                                   sigma * ((m - 1) * (1 / nb + 1 / (na + sigma)) - sum_inv[b]))
                     d1 = sigma * ((m - 1) * (1 / (nb + sigma) + 1 / na) - sum_inv_s[b])
                 if sigma == 0:                                      # epsilon = 1: h is constant
-                    dom[:, a, b] = can & (h1 > 0)
+                    dom[:, a, b] = can & (h1 > TIE)
                     continue
-                result = can & (h0 > 0) & (h1 > 0)
+                result = can & (h0 > TIE) & (h1 > TIE)
                 decided = ~result | (d0 >= 0) | (d1 <= 0)           # min at an end point
                 # Convexity: h lies above both end tangents, hence above their crossing point.
                 with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
                     xc = (h1 - d1 - h0) / (d0 - d1)
                     lower = h0 + d0 * xc
-                decided |= np.isfinite(lower) & (lower > 0)
+                decided |= np.isfinite(lower) & (lower > TIE)
                 todo = np.flatnonzero(~decided)
                 if todo.size:
                     if gathered is None:
@@ -136,7 +139,7 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
                         np.zeros(todo.size), np.ones(todo.size))
                     hmin = ((mt - 1) * (np.log(nb + sigma * xstar) - np.log(na + sigma * (1 - xstar)))
                             + sum_log[a][todo] - (wb * np.log(cb + sigma * xstar[:, None])).sum(axis=1))
-                    result[todo] = hmin > 0
+                    result[todo] = hmin > TIE
                 dom[:, a, b] = result
         return dom
 

@@ -17,6 +17,11 @@ from ._profile import PairCounts, _critical_alpha_data_only, _ratio_root, log_li
 __all__ = ["PairProfile", "paper_presets"]
 
 
+def _check_alpha(alpha) -> None:
+    if not (isinstance(alpha, (int, float, np.integer, np.floating)) and 0 <= alpha <= 1):
+        raise ValueError(f"alpha must be a number in [0, 1]; got {alpha!r}")
+
+
 def paper_presets() -> dict:
     """The two-class examples of paper 000, as counts for :class:`PairProfile`."""
     return {
@@ -111,6 +116,7 @@ class PairProfile:
 
     def dominance(self, alpha: float) -> tuple[bool, bool]:
         """(c dominates not-c, not-c dominates c) at level ``alpha``."""
+        _check_alpha(alpha)
         return bool(alpha > self.critical_alpha), bool(alpha > self.critical_alpha_reverse)
 
     # --- curves ---------------------------------------------------------------------------------
@@ -167,6 +173,7 @@ class PairProfile:
         The ends are located on a grid and refined by bisection on the exact curve (the hull of
         the cut if the profile is bimodal).
         """
+        _check_alpha(alpha)
         if self._flat:                                  # lik_g ≡ 1: every ratio is in every cut
             return 0.0, 1.0
         curve = self.curve(num)

@@ -98,6 +98,7 @@ BAD_INPUTS = [
     ("1-D X", np.array(["u", "v", "v"]), ["a", "b", "a"], "2-D"),
     ("unhashable", pd.DataFrame({"x": [[1], [2], [1]]}), ["a", "b", "a"], "unhashable"),
     ("continuous y", pd.DataFrame({"x": ["u", "v", "v"]}), [0.5, 1.5, 0.5], "continuous"),
+    ("inf in y", pd.DataFrame({"x": ["u", "v", "v"]}), [0.0, 1.0, np.inf], "non-finite"),
     ("duplicate columns", pd.DataFrame([["u", "v"]] * 3, columns=["x", "x"]), ["a", "b", "a"], "duplicate"),
 ]
 
@@ -127,8 +128,10 @@ def test_bad_input_at_predict_time(cls):
 @pytest.mark.parametrize("cls", [NCC, LNCC, NaiveBayes])
 def test_bad_parameters(cls):
     X = pd.DataFrame({"x": ["u", "v"]})
-    params = {NCC: [{"s": 0.0}, {"s": -1.0}, {"epsilon": 1.5}], LNCC: [{"alpha": 1.5}, {"alpha": -0.1}],
-              NaiveBayes: [{"s": -1.0}, {"prior": "dirichlet"}, {"s": float("nan")}]}[cls]
+    params = {NCC: [{"s": 0.0}, {"s": -1.0}, {"epsilon": 1.5}, {"s": "1"}, {"s": None}, {"s": float("inf")},
+                    {"epsilon": float("nan")}],
+              LNCC: [{"alpha": 1.5}, {"alpha": -0.1}, {"alpha": "0.5"}, {"include_instance": "no"}],
+              NaiveBayes: [{"s": -1.0}, {"prior": "dirichlet"}, {"s": float("nan")}, {"s": True}]}[cls]
     for p in params:
         with pytest.raises(ValueError):
             cls(**p).fit(X, ["a", "b"])

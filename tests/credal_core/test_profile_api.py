@@ -182,3 +182,12 @@ def test_degenerate_counts_give_finite_answers(counts, inst):
     assert np.all(np.isfinite(cloud.to_numpy()))
     assert np.all(cloud["likelihood"].to_numpy() <= p.envelope(cloud["posterior"].to_numpy()) + 1e-12)
     assert np.all(np.isfinite(p.curve(50)[["posterior", "likelihood"]].to_numpy()))
+
+
+@pytest.mark.parametrize("alpha", [1.5, -0.1, float("nan"), "0.5"])
+def test_profile_rejects_bad_alpha(alpha):
+    p = PairProfile(6, 2, [5], [1])
+    with pytest.raises(ValueError, match="alpha"):
+        p.alpha_cut(alpha)
+    with pytest.raises(ValueError, match="alpha"):
+        p.dominance(alpha)
