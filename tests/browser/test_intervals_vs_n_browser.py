@@ -1,82 +1,28 @@
 """Real-browser test of the page "Intervals vs N": `streamlit run` + Playwright driving Debian's chromium.
 
-Runs the whole app (``app.py``, page at ``/intervals_vs_n``) when the navigation lists the page, and
-the page script on its own otherwise.
+Runs the whole app (``app.py``, page at ``/intervals_vs_n``).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = Path(__file__).resolve().parent / "output"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed (scripts/test.sh installs it with apt-get)",
-                allow_module_level=True)
+if not HAVE_CHROMIUM:
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-IN_APP = "intervals_vs_n" in (ROOT / "app.py").read_text()
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
 
 
 @pytest.fixture(scope="module")
 def page_url():
-    script = "app.py" if IN_APP else "pages/intervals_vs_n.py"
-    port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "streamlit", "run", script,
-           "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    OUTPUT.mkdir(exist_ok=True)
-    log = (OUTPUT / "streamlit_intervals_vs_n.log").open("w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_serving(url, proc)
-        yield url + ("intervals_vs_n" if IN_APP else "")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with streamlit_app("streamlit_intervals_vs_n.log") as url:
+        yield url + "intervals_vs_n"
 
 
 def alpha_thumb(page):
@@ -94,17 +40,13 @@ def test_intervals_vs_n_page_in_chromium(page_url):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 3000})
-            if IN_APP:
-                # Streamlit starts in its legacy "pages/ directory" mode and switches to app.py's
-                # st.navigation only once app.py has run; a server whose very first request is a
-                # page URL would run the page script alone. Open the front door first, as the
-                # home page's browser test does.
-                page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
-                expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
+            # Arrive from the front door, as a student clicking through would (a shared link as the
+            # very first request is covered by the Profile likelihood browser test).
+            page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
+            expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
             page.goto(page_url, wait_until="domcontentloaded")
             expect(page.get_by_role("heading", name="Intervals vs N")).to_be_visible(timeout=60_000)
-            if IN_APP:
-                expect(page).to_have_title("Credal classification explorer", timeout=10_000)
+            expect(page).to_have_title("Credal classification explorer", timeout=10_000)
             expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
 
             # both plotly charts rendered, with their curves drawn

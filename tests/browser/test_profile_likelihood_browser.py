@@ -1,84 +1,29 @@
 """Real-browser test of the page "Profile likelihood": `streamlit run` + Playwright driving Debian's chromium.
 
-Runs the whole app (``app.py``, page at ``/profile_likelihood``) when the navigation lists the page,
-and the page script on its own otherwise.
+Runs the whole app (``app.py``, page at ``/profile_likelihood``).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = Path(__file__).resolve().parent / "output"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed (scripts/test.sh installs it with apt-get)",
-                allow_module_level=True)
+if not HAVE_CHROMIUM:
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
-
-
-IN_APP = "profile_likelihood" in (ROOT / "app.py").read_text()
 
 
 @pytest.fixture(scope="module")
 def page_url():
-    in_app = IN_APP
-    script = "app.py" if in_app else "pages/profile_likelihood.py"
-    port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "streamlit", "run", script,
-           "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    OUTPUT.mkdir(exist_ok=True)
-    log = (OUTPUT / "streamlit_profile_likelihood.log").open("w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_serving(url, proc)
-        yield url + ("profile_likelihood" if in_app else "")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with streamlit_app("streamlit_profile_likelihood.log") as url:
+        yield url + "profile_likelihood"
 
 
 # plotly.js's decoded traces (``el.data`` keeps the base64 typed arrays sent by plotly.py)
@@ -130,8 +75,8 @@ def test_profile_likelihood_page_in_chromium(page_url):
             page.goto(page_url + "?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
             expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
                 timeout=60_000)
-            if IN_APP:  # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
-                expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
+            # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
+            expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
             expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
             verdict = page.get_by_role("heading", name=re.compile("dominates"))
             expect(verdict).to_have_text(re.compile(r"c dominates ¬c for α > 0\.233"), timeout=60_000)
