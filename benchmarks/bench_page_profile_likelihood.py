@@ -25,43 +25,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from streamlit.testing.v1 import AppTest  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _apptest_timing import FIRST_RENDER_TARGET, RERUN_TARGET, ROOT, baseline_times, checked, render, timed  # noqa: E402
 
 PAGE = str(ROOT / "pages" / "profile_likelihood.py")
-TIMEOUT = 60
-FIRST_RENDER_TARGET = 2.0
-RERUN_TARGET = 0.3
-BASELINE_SCRIPT = """
-import streamlit as st
-st.title("baseline")
-st.slider("x", 0.0, 1.0, 0.5, key="x")
-"""
-
-
-def timed(fn) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def checked(at: AppTest) -> AppTest:
-    if at.exception:
-        raise RuntimeError([e.value for e in at.exception])
-    return at
-
-
-def render(path: str, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=TIMEOUT)
-    if query:
-        at.query_params.update(query)
-    return checked(at.run())
 
 
 def main(argv=None) -> None:
@@ -71,14 +40,7 @@ def main(argv=None) -> None:
     repeat = max(args.repeat, 1)
     import streamlit as st
 
-    with tempfile.TemporaryDirectory() as tmp:
-        baseline_path = str(Path(tmp) / "baseline.py")
-        Path(baseline_path).write_text(BASELINE_SCRIPT)
-        render(baseline_path)  # warm-up: streamlit's own imports
-        base_first = min(timed(lambda: render(baseline_path)) for _ in range(repeat))
-        at = render(baseline_path)
-        base_rerun = min(timed(lambda v=v: at.slider(key="x").set_value(v).run())
-                         for v in (0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9)[:repeat])
+    base_first, base_rerun = baseline_times(repeat)
 
     rows: list[tuple[str, float, float, float]] = []  # label, seconds, baseline, target
 
