@@ -87,6 +87,17 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         tables = chunk if not hasattr(self, "tables_") else self.tables_.merge(chunk)
         return self._set_tables(tables)
 
+    def fit_counts(self, tables: CountTables):
+        """Adopt precomputed count tables (sufficient statistics) instead of counting data.
+
+        What a resampling engine does when it builds each training fold's tables by adding chunks
+        (:meth:`CountTables.merge`) or by counting integer codes (:meth:`CountTables.from_codes`).
+        """
+        self._validate_params()
+        if len(tables.classes) < 2:
+            raise ValueError("the count tables hold fewer than two classes; a classifier needs two")
+        return self._set_tables(tables)
+
     def _set_tables(self, tables: CountTables):
         self.tables_ = tables
         self.classes_ = _natural_dtype(tables.classes)

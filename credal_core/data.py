@@ -198,6 +198,32 @@ class CountTables:
         return cls(cls_values, categories, class_counts, feature_counts,
                    np.asarray(frame.columns, dtype=object))
 
+    @classmethod
+    def from_codes(cls, X_codes, y_codes, n_values, n_classes: int, feature_names=None) -> CountTables:
+        """Count integer-coded data: ``X_codes[i, j]`` in ``range(n_values[j])``, ``y_codes[i]`` in
+        ``range(n_classes)``.
+
+        The fast path of the experiment engine (thousands of small fits): categories and classes
+        are declared as ``0..k-1``, so a value or class absent from a small sample still counts in
+        ``|F_j|`` and ``|C|``, as in a generator whose variables are known to be binary.
+        """
+        X_codes = np.asarray(X_codes, dtype=np.int64)
+        y_codes = np.asarray(y_codes, dtype=np.int64)
+        n_values = np.asarray(n_values, dtype=np.int64)
+        if X_codes.ndim != 2 or y_codes.shape != (X_codes.shape[0],) or n_values.shape != (X_codes.shape[1],):
+            raise ValueError("from_codes needs X_codes (n, m), y_codes (n,) and n_values (m,)")
+        if (X_codes.size and (X_codes.min() < 0 or np.any(X_codes.max(axis=0) >= n_values))) or (
+                y_codes.size and (y_codes.min() < 0 or y_codes.max() >= n_classes)):
+            raise ValueError("a code lies outside its declared range")
+        feature_counts = []
+        for j, k in enumerate(n_values.tolist()):
+            flat = np.bincount(y_codes * k + X_codes[:, j], minlength=n_classes * k)
+            feature_counts.append(flat.reshape(n_classes, k).astype(float))
+        names = np.arange(X_codes.shape[1]) if feature_names is None else feature_names
+        return cls(np.arange(n_classes), [np.arange(k) for k in n_values.tolist()],
+                   np.bincount(y_codes, minlength=n_classes).astype(float), feature_counts,
+                   np.asarray(names, dtype=object))
+
     @property
     def n_features(self) -> int:
         return len(self.categories)

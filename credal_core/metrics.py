@@ -49,11 +49,23 @@ def _check_sets(sets, n, n_classes) -> np.ndarray:
     return sets
 
 
-def _mean(values, mask) -> float:
-    return float(np.mean(values[mask])) if mask.any() else float("nan")
+def _mean(values, mask, weight=None) -> float:
+    """Weighted mean of ``values`` over ``mask``; nan for an empty (or zero-weight) group."""
+    w = np.ones(values.shape[0]) if weight is None else weight
+    total = w[mask].sum()
+    return float(np.dot(values[mask], w[mask]) / total) if mask.any() and total > 0 else float("nan")
 
 
-def credal_scores(y_true, sets, classes) -> dict:
+def _check_weight(sample_weight, n) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight, float)
+    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise ValueError(f"sample_weight must be {n} finite non-negative numbers with a positive sum")
+    return w
+
+
+def credal_scores(y_true, sets, classes, *, sample_weight=None) -> dict:
     """The indicators of a credal classifier on labelled instances.
 
     Parameters
@@ -62,6 +74,9 @@ def credal_scores(y_true, sets, classes) -> dict:
     sets : bool array of shape (n, C)
         Predicted sets in ``classes`` order (e.g. ``predict_set``).
     classes : array-like of shape (C,)
+    sample_weight : array-like of shape (n,), optional
+        Instance weights, e.g. multiplicities of distinct test instances (the experiment engine
+        evaluates each distinct instance once); the result equals that on the repeated instances.
 
     Returns
     -------
@@ -81,22 +96,24 @@ def credal_scores(y_true, sets, classes) -> dict:
     """
     truth = _true_index(y_true, classes)
     sets = _check_sets(sets, truth.size, len(classes))
+    w = _check_weight(sample_weight, truth.size)
     size = sets.sum(axis=1)
-    hit = sets[np.arange(truth.size), truth]
+    hit = sets[np.arange(truth.size), truth].astype(float)
     single = size == 1
-    x = np.where(hit, 1.0 / size, 0.0)
+    x = np.where(hit > 0, 1.0 / size, 0.0)
+    everyone = np.ones(truth.size, dtype=bool)
     return {
-        "determinacy": float(single.mean()),
-        "single_accuracy": _mean(hit, single),
-        "set_accuracy": _mean(hit, ~single),
-        "indeterminate_size": _mean(size.astype(float), ~single),
-        "discounted_accuracy": float(x.mean()),
-        "u65": float(u65(x).mean()),
-        "u80": float(u80(x).mean()),
+        "determinacy": _mean(single.astype(float), everyone, w),
+        "single_accuracy": _mean(hit, single, w),
+        "set_accuracy": _mean(hit, ~single, w),
+        "indeterminate_size": _mean(size.astype(float), ~single, w),
+        "discounted_accuracy": _mean(x, everyone, w),
+        "u65": _mean(u65(x), everyone, w),
+        "u80": _mean(u80(x), everyone, w),
     }
 
 
-def precise_accuracy_split(y_true, y_precise, sets, classes) -> dict:
+def precise_accuracy_split(y_true, y_precise, sets, classes, *, sample_weight=None) -> dict:
     """Accuracy of the precise counterpart where the credal classifier is determinate / not.
 
     ``accuracy_indeterminate`` is NBC-I of paper 000 §5 when ``y_precise`` are the NBC's labels:
@@ -105,11 +122,12 @@ def precise_accuracy_split(y_true, y_precise, sets, classes) -> dict:
     """
     truth = _true_index(y_true, classes)
     sets = _check_sets(sets, truth.size, len(classes))
-    correct = _true_index(y_precise, classes) == truth
+    w = _check_weight(sample_weight, truth.size)
+    correct = (_true_index(y_precise, classes) == truth).astype(float)
     single = sets.sum(axis=1) == 1
-    return {"accuracy": float(correct.mean()),
-            "accuracy_determinate": _mean(correct, single),
-            "accuracy_indeterminate": _mean(correct, ~single)}
+    return {"accuracy": _mean(correct, np.ones(truth.size, dtype=bool), w),
+            "accuracy_determinate": _mean(correct, single, w),
+            "accuracy_indeterminate": _mean(correct, ~single, w)}
 
 
 def brier_loss(y_true, proba, classes, *, kind: str = "true_class") -> float:

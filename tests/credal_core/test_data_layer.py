@@ -135,3 +135,30 @@ def test_bad_parameters(cls):
     for p in params:
         with pytest.raises(ValueError):
             cls(**p).fit(X, ["a", "b"])
+
+
+def test_from_codes_equals_counting_the_data_and_declares_every_code():
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, size=(200, 4))
+    y = rng.integers(0, 2, size=200)
+    fast = CountTables.from_codes(X, y, [3, 3, 3, 3], 2)
+    slow = CountTables.from_data(X, y)
+    assert np.array_equal(fast.class_counts, slow.class_counts)
+    for a, b in zip(fast.feature_counts, slow.feature_counts):
+        assert np.array_equal(a, b)
+    sparse = CountTables.from_codes(np.zeros((3, 1), int), [0, 0, 0], [4], 3)   # unseen values/classes
+    assert sparse.feature_counts[0].shape == (3, 4) and sparse.class_counts.tolist() == [3, 0, 0]
+    with pytest.raises(ValueError, match="outside its declared range"):
+        CountTables.from_codes(np.array([[5]]), [0], [2], 2)
+
+
+def test_fit_counts_equals_fit():
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(60, 3))
+    y = rng.integers(0, 2, size=60)
+    a = NCC(epsilon=0.1).fit(X, y).predict_set(X)
+    b = NCC(epsilon=0.1).fit_counts(CountTables.from_codes(X, y, [2, 2, 2], 2)).predict_set(X)
+    assert np.array_equal(a, b)
+    with pytest.raises(ValueError, match="fewer than two classes"):
+        NCC().fit_counts(CountTables.from_codes(X, np.zeros(60, int), [2, 2, 2], 1))

@@ -68,3 +68,28 @@ def test_brier_both_definitions_by_hand():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_weights_equal_repeating_instances():
+    rng = np.random.default_rng(12)
+    for _ in range(50):
+        n, c = rng.integers(1, 12), rng.integers(2, 5)
+        sets = rng.random((n, c)) < 0.5
+        sets[np.arange(n), rng.integers(0, c, n)] = True
+        truth = rng.integers(0, c, n)
+        precise = rng.integers(0, c, n)
+        times = rng.integers(1, 5, n)
+        classes = np.arange(c)
+        weighted = credal_scores(truth, sets, classes, sample_weight=times)
+        repeated = credal_scores(np.repeat(truth, times), np.repeat(sets, times, axis=0), classes)
+        assert weighted == pytest.approx(repeated, nan_ok=True)
+        split_w = precise_accuracy_split(truth, precise, sets, classes, sample_weight=times)
+        split_r = precise_accuracy_split(np.repeat(truth, times), np.repeat(precise, times),
+                                         np.repeat(sets, times, axis=0), classes)
+        assert split_w == pytest.approx(split_r, nan_ok=True)
+
+
+@pytest.mark.parametrize("weight", [[1, 2], [1, -1, 1], [0, 0, 0], [1, np.nan, 1]])
+def test_bad_weights_are_refused(weight):
+    with pytest.raises(ValueError, match="sample_weight"):
+        credal_scores([0, 1, 0], np.eye(2, dtype=bool)[[0, 1, 1]], [0, 1], sample_weight=weight)

@@ -1,0 +1,222 @@
+"""Sweeps over α, ε, s and the sample size, on the artificial generator or on a data set.
+
+Each sweep is split into independent, self-seeded tasks (see :mod:`.runner`) and returns a tidy
+DataFrame: one row per (training set, classifier setting) with the indicators of
+:data:`~.evaluate.INDICATORS`; :func:`summarise` averages them per setting.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..data import CountTables, as_frame, check_labels
+from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
+from .generator import draw_chances, sample_naive
+from .runner import run_tasks
+from .splits import repeated_holdout, repeated_stratified_kfold
+
+__all__ = ["ArtificialTask", "DatasetTask", "CodedData", "artificial_experiment", "dataset_experiment",
+           "encode_dataset", "summarise", "setting_label"]
+
+KEYS = ["classifier", "s", "epsilon", "alpha", "d"]
+
+
+def _check_int(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class ArtificialTask:
+    """All training sets of one (θ draw, sample size d) pair of paper 000 §5.1."""
+
+    theta_index: int
+    d: int
+    n_train: int
+    n_test: int
+    n_features: int
+    n_classes: int
+    min_gap: float
+    grid: ClassifierGrid
+    seed: int
+
+
+def run_artificial_task(task: ArtificialTask) -> list[dict]:
+    # θ depends on (seed, θ index) only: the same 20 models are used at every sample size.
+    theta = draw_chances(np.random.default_rng([task.seed, task.theta_index]), n_features=task.n_features,
+                         n_classes=task.n_classes, min_gap=task.min_gap)
+    rng = np.random.default_rng([task.seed, task.theta_index, task.d])
+    X_test, y_test, weight = distinct_rows(*sample_naive(rng, theta, task.n_test))
+    n_values = np.full(task.n_features, 2)
+    rows = []
+    for repeat in range(task.n_train):
+        X, y = sample_naive(rng, theta, task.d)
+        tables = CountTables.from_codes(X, y, n_values, task.n_classes)
+        for row in evaluate(tables, X_test, y_test, weight, task.grid):
+            row.update(d=task.d, theta=task.theta_index, repeat=repeat)
+            rows.append(row)
+    return rows
+
+
+def artificial_experiment(*, sample_sizes: Sequence[int] = (25, 50, 100), n_theta: int = 20,
+                          n_train: int = 30, n_test: int = 10_000, n_features: int = 10,
+                          n_classes: int = 2, min_gap: float = 0.1, grid: ClassifierGrid | None = None,
+                          seed: int = 0, n_jobs: int | None = 1, scheduler=None,
+                          progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Paper 000 §5.1's protocol: ``n_theta`` models × ``n_train`` training sets per sample size.
+
+    Defaults are the paper's (20 θ × 30 training sets for d ∈ {25, 50, 100}, 10,000 test
+    instances, 10 binary features, gap 0.1).  Returns one row per (d, θ, training set, setting).
+    """
+    grid = grid or ClassifierGrid()
+    sample_sizes = [_check_int("a sample size d", d, 1) for d in sample_sizes]
+    if not sample_sizes:
+        raise ValueError("give at least one sample size d")
+    small = [d for d in sample_sizes if d < n_classes]
+    if small:
+        raise ValueError(f"sample size d={small[0]} is smaller than the number of classes ({n_classes})")
+    for name, value, low in (("n_theta", n_theta, 1), ("n_train", n_train, 1), ("n_test", n_test, 1),
+                             ("n_features", n_features, 1), ("n_classes", n_classes, 2)):
+        _check_int(name, value, low)
+    draw_chances(np.random.default_rng(0), n_features=1, n_classes=n_classes, min_gap=min_gap)  # checks
+    tasks = [ArtificialTask(t, d, n_train, n_test, n_features, n_classes, float(min_gap), grid, seed)
+             for d in sample_sizes for t in range(n_theta)]
+    parts = run_tasks(run_artificial_task, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    return _frame(parts)
+
+
+@dataclass(frozen=True)
+class CodedData:
+    """A categorical data set as integer codes, with what is needed to decode it."""
+
+    X: np.ndarray
+    y: np.ndarray
+    n_values: np.ndarray
+    classes: np.ndarray
+    feature_names: tuple
+
+
+def encode_dataset(X, y) -> CodedData:
+    """Integer codes of a categorical data set (categories sorted; every value of the file declared).
+
+    Declaring the values of the whole file is the usual convention (WEKA's header): a value absent
+    from one training fold still counts in ``|F_j|``; no label information crosses folds.
+    """
+    frame = as_frame(X)
+    labels = check_labels(y, frame.shape[0])
+    classes, y_codes = np.unique(pd.Series(labels, dtype=object).astype(str), return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError("the class column has fewer than two classes")
+    codes = np.empty(frame.shape, dtype=np.int64)
+    n_values = []
+    for j, name in enumerate(frame.columns):
+        cats, inverse = np.unique(frame[name].astype(str).to_numpy(), return_inverse=True)
+        codes[:, j] = inverse
+        n_values.append(len(cats))
+    return CodedData(codes, y_codes.astype(np.int64), np.asarray(n_values), classes,
+                     tuple(map(str, frame.columns)))
+
+
+@dataclass(frozen=True)
+class DatasetTask:
+    """One training / test split of a data set, with the training fold cut to each sample size."""
+
+    data: CodedData
+    train: np.ndarray
+    test: np.ndarray
+    split: int
+    sample_sizes: tuple
+    grid: ClassifierGrid
+    seed: int
+
+
+def run_dataset_task(task: DatasetTask) -> list[dict]:
+    data = task.data
+    X_test, y_test, weight = distinct_rows(data.X[task.test], data.y[task.test])
+    rng = np.random.default_rng([task.seed, task.split])
+    rows = []
+    for d in task.sample_sizes or (task.train.size,):
+        train = task.train if d >= task.train.size else rng.choice(task.train, size=d, replace=False)
+        tables = CountTables.from_codes(data.X[train], data.y[train], data.n_values, len(data.classes))
+        if np.count_nonzero(tables.class_counts) < 1:
+            continue
+        for row in evaluate(tables, X_test, y_test, weight, task.grid):
+            row.update(d=int(d), split=task.split)
+            rows.append(row)
+    return rows
+
+
+def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repeats: int = 10,
+                       test_size: float = 0.3, sample_sizes: Sequence[int] | None = None,
+                       grid: ClassifierGrid | None = None, seed: int = 0, n_jobs: int | None = 1,
+                       scheduler=None, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Sweep on a data set under repeated stratified k-fold (``protocol="cv"``, 001: 10 × 5-fold)
+    or repeated hold-out (``"holdout"``, 004: 100 × 70/30).
+
+    ``sample_sizes`` (optional) cuts each training fold to random subsets of those sizes (learning
+    curves); by default each fold is used whole and ``d`` is its size.
+    """
+    grid = grid or ClassifierGrid()
+    data = X if isinstance(X, CodedData) else encode_dataset(X, y)
+    if protocol == "cv":
+        splits = list(repeated_stratified_kfold(data.y, n_splits=n_splits, n_repeats=n_repeats, seed=seed))
+    elif protocol == "holdout":
+        splits = list(repeated_holdout(data.y, n_repeats=n_repeats, test_size=test_size, seed=seed))
+    else:
+        raise ValueError(f"protocol must be 'cv' or 'holdout'; got {protocol!r}")
+    sizes = ()
+    if sample_sizes is not None:
+        sizes = tuple(_check_int("a sample size d", d, 1) for d in sample_sizes)
+        if not sizes:
+            raise ValueError("give at least one sample size d, or None for whole training folds")
+        smallest_fold = min(train.size for train, _ in splits)
+        too_big = [d for d in sizes if d > smallest_fold]
+        if too_big:
+            raise ValueError(f"sample size d={too_big[0]} exceeds the smallest training fold "
+                             f"({smallest_fold} instances)")
+        too_small = [d for d in sizes if d < len(data.classes)]
+        if too_small:
+            raise ValueError(f"sample size d={too_small[0]} is smaller than the number of classes "
+                             f"({len(data.classes)})")
+    tasks = [DatasetTask(data, train, test, i, sizes, grid, seed) for i, (train, test) in enumerate(splits)]
+    parts = run_tasks(run_dataset_task, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    return _frame(parts)
+
+
+def setting_label(classifier: str, s: float, epsilon: float, alpha: float, with_s: bool = False) -> str:
+    """``NCC_ε=0.25``, ``LNCC_α=0.75``, ``NBC`` (with ``s`` when a sweep varies it)."""
+    tail = f", s={s:g}" if with_s else ""
+    if classifier == "NCC":
+        return f"NCC_ε={epsilon:g}{tail}"
+    if classifier == "LNCC":
+        return f"LNCC_α={alpha:g}"
+    return f"NBC{tail}"
+
+
+def _frame(parts: list[list[dict]]) -> pd.DataFrame:
+    frame = pd.DataFrame([row for part in parts for row in part])
+    with_s = frame["s"].nunique() > 1
+    frame.insert(0, "setting", [setting_label(c, s, e, a, with_s) for c, s, e, a in
+                                frame[["classifier", "s", "epsilon", "alpha"]].itertuples(index=False)])
+    return frame
+
+
+def summarise(results: pd.DataFrame, by: Sequence[str] = ("setting", *KEYS)) -> pd.DataFrame:
+    """Mean, standard deviation and number of runs of every indicator per setting.
+
+    An indicator undefined in a run (single accuracy with no determinate instance, NBC-I with no
+    indeterminate one) is left out of that setting's mean, and ``*_runs`` says how many runs
+    defined it — as averages "over 600 experiments" (000 Table 1) must be read.
+    """
+    by = [k for k in by if k in results.columns]
+    grouped = results.groupby(by, dropna=False, sort=False)[list(INDICATORS)]
+    mean = grouped.mean().add_suffix("_mean")
+    std = grouped.std(ddof=1).fillna(0.0).add_suffix("_std")
+    runs = grouped.count().add_suffix("_runs")
+    out = pd.concat([mean, std, runs], axis=1).reset_index()
+    ordered = list(by) + [f"{k}_{what}" for k in INDICATORS for what in ("mean", "std", "runs")]
+    return out[ordered]
