@@ -14,6 +14,8 @@ navigation = st.navigation(
                 url_path="profile_likelihood"),
         st.Page("pages/intervals_vs_n.py", title="Intervals vs N", icon=":material/stacked_line_chart:",
                 url_path="intervals_vs_n"),
+        st.Page("pages/determinacy_curves.py", title="Determinacy curves", icon=":material/monitoring:",
+                url_path="determinacy_curves"),
     ],
 )
 navigation.run()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _plotly import chart_traces
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,21 +35,8 @@ def values(at: AppTest) -> dict[str, float]:
     return {name: slider(at, name).value for name in DEFAULTS}
 
 
-def _array(data) -> np.ndarray:
-    """A plotly JSON array: a plain list, or plotly's typed-array form {"dtype", "bdata"}."""
-    if isinstance(data, dict):
-        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-    return np.asarray(data, dtype=float)
-
-
 def traces(at: AppTest, key: str) -> list[dict]:
-    """The traces of the plotly chart with ``key``, x and y decoded to arrays."""
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    data = json.loads(charts[0].proto.spec)["data"]
-    for trace in data:
-        trace["x"], trace["y"] = _array(trace["x"]), _array(trace["y"])
-    return data
+    return chart_traces(at, key)
 
 
 def band(at: AppTest, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

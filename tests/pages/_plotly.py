@@ -1,0 +1,26 @@
+"""Shared by the AppTest page tests: read the plotly charts a page rendered."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+
+def plotly_array(data) -> np.ndarray:
+    """A plotly JSON array: a plain list, or plotly's typed-array form {"dtype", "bdata"}."""
+    if isinstance(data, dict):
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    return np.asarray(data, dtype=float)
+
+
+def chart_traces(at: AppTest, key: str) -> list[dict]:
+    """The traces of the plotly chart with ``key``, x and y decoded to arrays."""
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    data = json.loads(charts[0].proto.spec)["data"]
+    for trace in data:
+        trace["x"], trace["y"] = plotly_array(trace["x"]), plotly_array(trace["y"])
+    return data
