@@ -1,0 +1,235 @@
+"""Read a user's CSV safely: detect encoding and delimiter, refuse what cannot be a data table, describe it.
+
+Everything a researcher's messy file can throw at the app ends here as a :class:`CsvProblem`
+(a ``ValueError``) with one specific sentence, never a traceback.  Nothing is evaluated or unpickled:
+the bytes are decoded as text and split as CSV, every cell kept as a string; numbers are recognised
+afterwards, per column.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CsvLimits", "CsvProblem", "LoadedTable", "read_csv_bytes", "MISSING_TOKENS",
+           "neutralise_formulas", "default_class_column", "check_class_column"]
+
+# Cells that mean "no value" (after stripping blanks), compared case-insensitively.
+MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "missing", "-"})
+DELIMITERS = ",;\t|"
+CLASS_NAMES = ("class", "target", "label", "y", "outcome")
+
+
+class CsvProblem(ValueError):
+    """A CSV that cannot be used, with the reason in words."""
+
+
+@dataclass(frozen=True)
+class CsvLimits:
+    """What the app accepts (the API can raise them)."""
+
+    max_bytes: int = 20 * 1024 * 1024
+    max_rows: int = 100_000
+    max_columns: int = 500
+    max_levels: int = 200          # distinct values of a categorical column
+    max_cell_chars: int = 1_000
+
+
+@dataclass
+class LoadedTable:
+    """A parsed CSV: the cells as text, plus what was detected and what the user should know."""
+
+    frame: pd.DataFrame                   # every cell a str; missing cells are NA
+    encoding: str
+    delimiter: str
+    numeric: list = field(default_factory=list)        # columns whose every present value is a number
+    id_like: list = field(default_factory=list)        # columns unique on every row (row identifiers?)
+    missing: dict = field(default_factory=dict)        # column -> number of missing cells
+    notes: list = field(default_factory=list)          # things worth telling the user
+
+    def numeric_frame(self) -> pd.DataFrame:
+        """The numeric columns as floats (missing → NaN); the others unchanged."""
+        out = self.frame.copy()
+        for name in self.numeric:
+            out[name] = pd.to_numeric(out[name], errors="coerce").astype(float)
+        return out
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8"), "utf-8-sig"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"     # every byte sequence is valid Latin-1
+
+
+def _looks_binary(text: str) -> bool:
+    """NUL characters, or more than 1 % control characters, in the decoded text."""
+    sample = text[:65536]
+    if "\x00" in sample:
+        return True
+    control = sum(ord(ch) < 32 and ch not in "\t\n\r" for ch in sample)
+    return control > 0.01 * max(len(sample), 1)
+
+
+def _sniff_delimiter(text: str) -> str:
+    lines = [line for line in text.splitlines()[:50] if line.strip()]
+    sample = "\n".join(lines)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        # the Sniffer gives up on one-column or irregular files: take the delimiter that splits the
+        # header into the most fields, if it splits the other lines the same way
+        header = lines[0] if lines else ""
+        counts = {d: header.count(d) for d in DELIMITERS}
+        best = max(counts, key=counts.get)
+        return best if counts[best] > 0 else ","
+
+
+def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
+    """Parse CSV bytes into a :class:`LoadedTable`, or raise :class:`CsvProblem` saying why not.
+
+    Encoding: UTF-8 (with or without BOM), UTF-16 with BOM, else Latin-1.  Delimiter: comma,
+    semicolon, tab or bar, detected from the first lines.  The first row is the header.
+
+    Examples
+    --------
+    >>> table = read_csv_bytes(b"id,colour,size,class\\n1,red,3.5,yes\\n2,blue,,no\\n3,red,1,yes\\n")
+    >>> table.numeric, table.id_like, table.missing["size"]
+    (['id', 'size'], ['id'], 1)
+    """
+    limits = limits or CsvLimits()
+    if not isinstance(data, (bytes, bytearray)):
+        raise CsvProblem("expected the file's bytes")
+    if len(data) == 0 or not data.strip():
+        raise CsvProblem("the file is empty")
+    if len(data) > limits.max_bytes:
+        raise CsvProblem(f"the file has {len(data) / 1e6:.1f} MB; "
+                         f"the limit is {limits.max_bytes / 1e6:.0f} MB")
+    text, encoding = _decode(bytes(data))
+    if _looks_binary(text):
+        raise CsvProblem("the file looks binary (e.g. a spreadsheet or an archive), not a text CSV; "
+                         "export it as CSV first")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    delimiter = _sniff_delimiter(text)
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True))
+    except csv.Error as exc:
+        raise CsvProblem(f"the file is not valid CSV ({exc}); check for an unbalanced quote") from None
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    if not rows:
+        raise CsvProblem("the file is empty")
+    header = [cell.strip() for cell in rows[0]]
+    body = rows[1:]
+    if not body:
+        raise CsvProblem("the file has a header but no data rows")
+    if len(header) < 2:
+        raise CsvProblem("the file has a single column; a classifier needs at least one feature and a "
+                         "class column (is the delimiter one of , ; tab |?)")
+    if len(header) > limits.max_columns:
+        raise CsvProblem(f"the file has {len(header)} columns; the limit is {limits.max_columns}")
+    if len(body) > limits.max_rows:
+        raise CsvProblem(f"the file has {len(body)} data rows; the limit is {limits.max_rows:,}")
+    notes = []
+    for j, name in enumerate(header):
+        if not name:
+            header[j] = f"column_{j + 1}"
+            notes.append(f"column {j + 1} has no name; it is called '{header[j]}'")
+    seen = {}
+    for name in header:
+        seen[name] = seen.get(name, 0) + 1
+    duplicated = [name for name, count in seen.items() if count > 1]
+    if duplicated:
+        raise CsvProblem(f"duplicate column names: {', '.join(repr(n) for n in duplicated[:5])}; "
+                         "rename them so that every column has its own name")
+    for i, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise CsvProblem(f"row {i} has {len(row)} fields but the header has {len(header)}")
+    longest = max((len(cell) for row in body for cell in row), default=0)
+    if longest > limits.max_cell_chars:
+        raise CsvProblem(f"a cell has {longest:,} characters; the limit is {limits.max_cell_chars:,} "
+                         "(is this a data table?)")
+    cells = np.array(body, dtype=object)
+    stripped = np.vectorize(str.strip, otypes=[object])(cells)
+    is_missing = np.vectorize(lambda v: v.lower() in MISSING_TOKENS, otypes=[bool])(stripped)
+    stripped[is_missing] = None
+    frame = pd.DataFrame(stripped, columns=header)
+    numeric, id_like, missing = [], [], {}
+    for j, name in enumerate(header):
+        present = stripped[~is_missing[:, j], j]
+        missing[name] = int(is_missing[:, j].sum())
+        if present.size == 0:
+            notes.append(f"column '{name}' is empty; it will be ignored")
+            continue
+        values = pd.to_numeric(pd.Series(present), errors="coerce").to_numpy(float)
+        finite = np.isfinite(values)
+        if finite.all():
+            numeric.append(name)
+        elif finite.mean() >= 0.8:
+            bad = sorted(set(present[~finite].tolist()))[:3]
+            notes.append(f"column '{name}' is mostly numbers but also holds {', '.join(map(repr, bad))}; "
+                         "it is treated as categorical")
+        if name not in numeric:
+            levels = len(set(present.tolist()))
+            if levels > limits.max_levels and levels < present.size:
+                notes.append(f"column '{name}' has {levels} distinct values (more than "
+                             f"{limits.max_levels}); it will be ignored as a feature")
+        if present.size == len(body) and len(set(present.tolist())) == len(body) and len(body) > 2:
+            # unique on every row: an identifier if text or whole numbers (measurements with decimals
+            # are often all distinct too, and are features)
+            if name not in numeric or np.all(values == np.round(values)):
+                id_like.append(name)
+    return LoadedTable(frame, encoding, delimiter, numeric, id_like, missing, notes)
+
+
+def default_class_column(table: LoadedTable) -> str:
+    """A column named like a class (``class``, ``target``, …), else the last column."""
+    lowered = {name.lower(): name for name in table.frame.columns}
+    for name in CLASS_NAMES:
+        if name in lowered:
+            return lowered[name]
+    return table.frame.columns[-1]
+
+
+def check_class_column(table: LoadedTable, column: str, *, min_per_class: int = 1) -> dict:
+    """Check a class column; returns ``{"labels", "rare", "missing_rows"}`` or raises CsvProblem.
+
+    ``rare`` lists the classes with fewer than ``min_per_class`` instances (a protocol such as
+    k-fold cross-validation needs some of each); rows whose class is missing are counted in
+    ``missing_rows`` (they cannot be used).
+    """
+    if column not in table.frame.columns:
+        raise CsvProblem(f"there is no column named {column!r}")
+    labels = table.frame[column]
+    present = labels.dropna()
+    counts = present.value_counts()
+    if counts.size < 2:
+        only = f" (only {counts.index[0]!r})" if counts.size else ""
+        raise CsvProblem(f"the class column '{column}' has fewer than two classes{only}")
+    if column in table.numeric and counts.size > 20 and counts.size > 0.5 * present.size:
+        raise CsvProblem(f"the class column '{column}' holds {counts.size} distinct numbers: it looks "
+                         "continuous (a regression target), not a class")
+    rare = sorted(counts[counts < min_per_class].index.tolist())
+    return {"labels": counts.to_dict(), "rare": rare, "missing_rows": int(labels.isna().sum())}
+
+
+def neutralise_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy safe to open in a spreadsheet: text cells starting with ``= + - @`` (or a tab / carriage
+    return) get a leading apostrophe, so they are shown as text instead of run as formulas (OWASP's
+    advice against CSV injection).  Numbers are left alone."""
+    out = frame.copy()
+    for name in out.columns:
+        if out[name].dtype == object or pd.api.types.is_string_dtype(out[name]):
+            out[name] = out[name].map(lambda v: "'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
+    if any(isinstance(c, str) and c[:1] in "=+-@\t\r" for c in out.columns):
+        out.columns = ["'" + c if isinstance(c, str) and c[:1] in "=+-@\t\r" else c for c in out.columns]
+    return out

@@ -1,0 +1,179 @@
+"""Compare every classifier of the product on one data set by repeated stratified cross-validation.
+
+Each fold prepares its own features (discretisation cut points, imputation values) from its training
+rows only (:class:`~credal_core.preparation.Preparation`), fits every classifier on them and scores
+the test rows: accuracy and Brier loss for the precise label / probabilities (001 §3), and for the
+credal ones determinacy, single and set accuracy, indeterminate size, discounted accuracy, u65, u80
+and NBC-I (the precise counterpart's accuracy where the credal set has several classes, 000 §5).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..metrics import brier_loss, credal_scores, precise_accuracy_split
+from ..preparation import Preparation
+from .runner import run_tasks
+from .splits import repeated_stratified_kfold
+
+__all__ = ["ClassifierSpec", "DEFAULT_CLASSIFIERS", "available_classifiers", "compare_classifiers",
+           "summarise_comparison", "COMPARISON_INDICATORS"]
+
+COMPARISON_INDICATORS = ("accuracy", "brier", "determinacy", "single_accuracy", "set_accuracy",
+                         "indeterminate_size", "discounted_accuracy", "u65", "u80", "nbc_i")
+
+
+@dataclass(frozen=True)
+class ClassifierSpec:
+    """A classifier of the comparison: its label, the ``credal_core`` estimator name and parameters."""
+
+    label: str
+    estimator: str
+    params: dict = field(default_factory=dict)
+
+    def make(self):
+        import credal_core
+
+        return getattr(credal_core, self.estimator)(**self.params)
+
+
+DEFAULT_CLASSIFIERS = (
+    ClassifierSpec("NBC", "NaiveBayes", {"s": 1.0}),
+    ClassifierSpec("NCC", "NCC", {"s": 1.0}),
+    ClassifierSpec("NCC_ε=0.05", "NCC", {"s": 1.0, "epsilon": 0.05}),
+    ClassifierSpec("LNCC_α=0.75", "LNCC", {"alpha": 0.75}),
+    ClassifierSpec("AODE", "AODE"),
+    ClassifierSpec("BMA-AODE", "BMAAODE"),
+    ClassifierSpec("COMP-AODE", "CompAODE"),
+    ClassifierSpec("BMA-AODE*", "CredalBMAAODE", {"epsilon": 0.01}),
+    ClassifierSpec("COMP-AODE*", "CredalCompAODE", {"epsilon": 0.01}),
+    ClassifierSpec("Selector (004)", "ThresholdSelector"),
+)
+
+
+def available_classifiers(specs: Sequence[ClassifierSpec] = DEFAULT_CLASSIFIERS) -> list[ClassifierSpec]:
+    """The specs whose estimator exists in this build of ``credal_core``."""
+    import credal_core
+
+    out = []
+    for spec in specs:
+        try:
+            getattr(credal_core, spec.estimator)
+        except (AttributeError, ImportError):
+            continue
+        out.append(spec)
+    return out
+
+
+@dataclass(frozen=True)
+class FoldTask:
+    frame: pd.DataFrame
+    labels: np.ndarray
+    classes: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    repeat: int
+    fold: int
+    preparation: dict
+    specs: tuple
+
+
+def _positions(values: np.ndarray, within: np.ndarray) -> np.ndarray:
+    where = {v: i for i, v in enumerate(within.tolist())}
+    return np.array([where[v] for v in values.tolist()], dtype=int)
+
+
+def _expand(sets: np.ndarray, have: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Sets over the model's classes ``have`` re-indexed to all ``classes`` (absent classes: False)."""
+    out = np.zeros((sets.shape[0], classes.size), dtype=bool)
+    out[:, _positions(have, classes)] = sets
+    return out
+
+
+def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes) -> dict:
+    model = spec.make()
+    start = time.perf_counter()
+    model.fit(X_train, y_train)
+    have = np.asarray(model.classes_).astype(str)
+    labels = np.asarray(model.predict(X_test)).astype(str)
+    row = {"accuracy": float(np.mean(labels == y_test)), "brier": np.nan}
+    if hasattr(model, "predict_proba"):
+        proba = np.zeros((len(y_test), classes.size))
+        proba[:, _positions(have, classes)] = model.predict_proba(X_test)
+        row["brier"] = brier_loss(y_test, proba, classes)
+    if hasattr(model, "predict_set"):
+        sets = _expand(np.asarray(model.predict_set(X_test)), have, classes)
+        row.update(credal_scores(y_test, sets, classes))
+        row["nbc_i"] = precise_accuracy_split(y_test, labels, sets, classes)["accuracy_indeterminate"]
+    else:
+        singles = _expand(np.eye(have.size, dtype=bool)[_positions(labels, have)], have, classes)
+        row.update(credal_scores(y_test, singles, classes))
+        row["nbc_i"] = np.nan
+    row["seconds"] = time.perf_counter() - start
+    return row
+
+
+def run_fold(task: FoldTask) -> list[dict]:
+    frame, y = task.frame, task.labels
+    prep = Preparation(**task.preparation)
+    X_train = prep.fit_transform(frame.iloc[task.train], y[task.train])
+    X_test = prep.transform(frame.iloc[task.test])
+    rows = []
+    for spec in task.specs:
+        try:
+            scores = _score(spec, X_train, y[task.train], X_test, y[task.test], task.classes)
+            error = ""
+        except ValueError as problem:          # e.g. a classifier refusing this fold's data
+            scores = {k: np.nan for k in COMPARISON_INDICATORS}
+            error = str(problem)
+        rows.append({"classifier": spec.label, "repeat": task.repeat, "fold": task.fold,
+                     "n_train": task.train.size, "n_test": task.test.size, **scores, "error": error})
+    return rows
+
+
+def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
+                        specs: Sequence[ClassifierSpec] | None = None, n_splits: int = 5, n_repeats: int = 2,
+                        discretiser: str = "mdl", n_bins: int = 5, missing: str = "impute", seed: int = 0,
+                        n_jobs: int | None = 1, scheduler=None,
+                        progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Per-fold indicators of every classifier under ``n_repeats`` × stratified ``n_splits``-fold CV.
+
+    ``X`` holds the raw features as text (None for missing), ``numeric`` names the columns to
+    discretise inside each training fold.  Returns one row per (repeat, fold, classifier); a
+    classifier that refuses a fold's data gets NaN indicators and its message in ``error``.
+    """
+    labels = np.asarray(pd.Series(y, dtype=object).astype(str))
+    if len(labels) != len(X):
+        raise ValueError(f"X has {len(X)} rows but y has {len(labels)}")
+    classes = np.unique(labels)
+    if classes.size < 2:
+        raise ValueError("the class column has fewer than two classes")
+    specs = tuple(available_classifiers() if specs is None else specs)
+    if not specs:
+        raise ValueError("choose at least one classifier")
+    preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing}
+    Preparation(**preparation).fit(X.iloc[:0], labels[:0])    # checks the settings before any work
+    frame = X.reset_index(drop=True)
+    tasks = []
+    splits = repeated_stratified_kfold(labels, n_splits=n_splits, n_repeats=n_repeats, seed=seed)
+    for i, (train, test) in enumerate(splits):
+        tasks.append(FoldTask(frame, labels, classes, train, test, i // n_splits, i % n_splits, preparation,
+                              specs))
+    parts = run_tasks(run_fold, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    return pd.DataFrame([row for part in parts for row in part])
+
+
+def summarise_comparison(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and standard deviation (over folds where defined) of every indicator, per classifier."""
+    by_classifier = results.groupby("classifier", sort=False)
+    grouped = by_classifier[list(COMPARISON_INDICATORS)]
+    mean = grouped.mean().add_suffix("_mean")
+    std = grouped.std(ddof=1).add_suffix("_std")
+    folds = by_classifier["accuracy"].count().rename("folds")
+    out = pd.concat([mean, std, folds], axis=1).reset_index()
+    order = ["classifier"] + [f"{k}_{w}" for k in COMPARISON_INDICATORS for w in ("mean", "std")] + ["folds"]
+    return out[order]
