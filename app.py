@@ -16,6 +16,8 @@ navigation = st.navigation(
                 url_path="intervals_vs_n"),
         st.Page("pages/determinacy_curves.py", title="Determinacy curves", icon=":material/monitoring:",
                 url_path="determinacy_curves"),
+        st.Page("pages/compare.py", title="Compare on your data", icon=":material/upload_file:",
+                url_path="compare"),
     ],
 )
 navigation.run()

@@ -28,3 +28,16 @@ def load_sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
     frame = pd.read_csv(SAMPLE_DIR / filename, dtype=str, keep_default_na=False)
     y = frame.pop(target)
     return frame, y
+
+
+def sample_bytes(name: str) -> bytes:
+    """The raw bytes of a shipped sample's CSV (to go through the same loader as an upload)."""
+    try:
+        filename, _ = SAMPLES[name]
+    except KeyError:
+        raise ValueError(f"unknown sample data set {name!r}; choose one of {sample_names()}") from None
+    return (SAMPLE_DIR / filename).read_bytes()
+
+
+def sample_class_column(name: str) -> str:
+    return SAMPLES[name][1]

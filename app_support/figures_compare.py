@@ -1,0 +1,68 @@
+"""Figures for the page "Compare on your data": determinacy vs single accuracy, utilities, HTML export.
+
+Plain functions of ``credal_core.experiments.compare.summarise_comparison`` tables; no streamlit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf")
+UTILITIES = {"accuracy": "accuracy (precise label)", "discounted_accuracy": "discounted accuracy",
+             "u65": "u65", "u80": "u80"}
+
+
+def _pct(values) -> np.ndarray:
+    return 100 * np.asarray(values, float)
+
+
+def determinacy_accuracy_figure(summary: pd.DataFrame, title: str = "") -> go.Figure:
+    """One point per classifier: determinacy (x) against single accuracy (y), ± one standard deviation.
+
+    Precise classifiers sit at 100 % determinacy; a credal classifier trades determinacy for a single
+    accuracy above its precise counterpart's.
+    """
+    fig = go.Figure()
+    for i, row in enumerate(summary.itertuples(index=False)):
+        colour = PALETTE[i % len(PALETTE)]
+        fig.add_scatter(
+            x=_pct([row.determinacy_mean]), y=_pct([row.single_accuracy_mean]), mode="markers+text",
+            name=row.classifier, text=[row.classifier], textposition="top center",
+            marker=dict(size=13, color=colour, symbol="diamond" if row.determinacy_mean >= 1 else "circle"),
+            error_x=dict(type="data", array=_pct([np.nan_to_num(row.determinacy_std)]), thickness=1),
+            error_y=dict(type="data", array=_pct([np.nan_to_num(row.single_accuracy_std)]), thickness=1),
+            hovertemplate=("determinacy %{x:.1f}%<br>single accuracy %{y:.1f}%<extra>"
+                           + row.classifier + "</extra>"),
+        )
+    left = max(0.0, _pct(summary["determinacy_mean"]).min() - 8)
+    fig.update_layout(
+        title=title or "Determinacy against single accuracy (mean ± sd over folds)",
+        xaxis=dict(title="determinacy (%)", range=[left, 102]),
+        yaxis=dict(title="single accuracy (%)"), template="plotly_white", height=440, showlegend=False,
+        margin=dict(l=60, r=20, t=60, b=50),
+    )
+    return fig
+
+
+def utilities_figure(summary: pd.DataFrame, title: str = "") -> go.Figure:
+    """Grouped bars per classifier: precise accuracy, discounted accuracy, u65 and u80 (%)."""
+    fig = go.Figure()
+    for key, label in UTILITIES.items():
+        fig.add_bar(x=summary["classifier"], y=_pct(summary[f"{key}_mean"]), name=label,
+                    error_y=dict(type="data", array=_pct(np.nan_to_num(summary[f"{key}_std"])), thickness=1),
+                    hovertemplate="%{x}: %{y:.1f}%<extra>" + label + "</extra>")
+    low = np.nanmin(_pct(summary[[f"{k}_mean" for k in UTILITIES]].to_numpy()))
+    fig.update_layout(
+        title=title or "Accuracy and utilities of the credal output (mean ± sd over folds)",
+        barmode="group", yaxis=dict(title="%", range=[max(0.0, low - 10), 100]), template="plotly_white",
+        height=440, legend=dict(orientation="h", y=-0.2), margin=dict(l=60, r=20, t=60, b=80),
+    )
+    return fig
+
+
+def figure_html(fig: go.Figure) -> bytes:
+    """The figure as a standalone HTML file (plotly.js embedded: opens offline)."""
+    return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
