@@ -233,7 +233,8 @@ for title, key, table, default_class in datasets:
             keep &= ~table.frame[class_column].isin(info["rare"])
         features = [c for c in columns if c != class_column and c not in drop]
         if not features:
-            st.error("No feature column is left.")
+            hint = " (uncheck “Drop ID-like columns” to keep those)" if id_like else ""
+            st.error(f"No feature column is left{hint}.")
             continue
         frame = table.frame.loc[keep, features]
         labels = table.frame.loc[keep, class_column]

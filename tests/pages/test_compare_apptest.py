@@ -1,0 +1,133 @@
+"""Headless tests of the page "Compare on your data": samples, uploads, hostile files, downloads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "compare.py")
+TIMEOUT = 180
+QUICK = {"folds": "2", "repeats": "1", "clf": "NBC,NCC,LNCC_α=0.75"}
+
+VALID = ("colour,size,weight,class\n" + "\n".join(
+    f"{'rgb'[i % 3]},{'SML'[i % 3 == 0]},{1.5 + (i % 7) * 0.8:.1f},{'yes' if (i % 3) else 'no'}"
+    for i in range(40))).encode()
+
+HOSTILE = {
+    "empty.csv": b"",
+    "blank.csv": b"\n\n   \n",
+    "header_only.csv": b"a,b,class\n",
+    "binary.csv": bytes(range(256)) * 8,
+    "zip.csv": b"PK\x03\x04" + b"\x00" * 200,
+    "one_column.csv": b"value\n1\n2\n3\n",
+    "one_class.csv": b"a,class\nx,yes\ny,yes\nz,yes\n",
+    "duplicate_names.csv": b"a,a,class\n1,2,x\n3,4,y\n",
+    "ragged.csv": b"a,b,class\n1,2,x\n3,4\n5,6,y\n",
+    "unbalanced_quote.csv": b'a,b,class\n"open,2,x\n3,4,y\n',
+    "huge_cell.csv": b"a,b,class\n" + b"z" * 50_000 + b",1,x\n2,3,y\n",
+    "wide.csv": (",".join(f"c{j}" for j in range(10_000)) + "\n" + ",".join("1" * 10_000)).encode(),
+    "nan_inf.csv": b"a,b,class\nnan,inf,x\n-inf,NaN,y\ninf,1,x\n2,nan,y\n",
+    "formulas.csv": b"=cmd,b,class\n=1+1,@SUM(A1),x\n+2,-3,y\n=HYPERLINK(\"x\"),4,x\n5,6,y\n",
+    "unicode_names.csv": "名前,größe,\u202eclass\nα,1,ja\nβ,2,nein\nγ,3,ja\nδ,4,nein\n".encode(),
+    "latin1.csv": "café,class\nnaïve,a\nbœ,b\nçà,a\nél,b\n".encode("latin-1", errors="replace"),
+    "mixed_types.csv": b"a,class\n1,x\ntwo,y\n3.5,x\nfour,y\n",
+    "all_missing.csv": b"a,b,class\n?,,x\n,NA,y\n?,?,x\n",
+    "class_missing.csv": b"a,class\n1,\n2,\n3,x\n",
+    "semicolon_decimal_comma.csv": b"a;b;class\n1,5;x;y\n2,5;z;n\n3,5;x;y\n",
+    "only_delimiters.csv": b",,,\n,,,\n,,,\n",
+    "numeric_target.csv": ("f,mpg\n" + "\n".join(f"a,{10 + i * 0.37:.2f}" for i in range(40))).encode(),
+    "singletons.csv": b"a,class\nx,1\ny,2\nz,3\nw,4\n",
+    "null_bytes.csv": b"a,b,class\n1,\x002,x\n",
+    "crlf_bom.csv": b"\xef\xbb\xbfa,b,class\r\n1,x,p\r\n2,y,q\r\n3,x,p\r\n4,y,q\r\n",
+}
+
+
+def run_page(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params.update({**QUICK, **(query or {})})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_default_view_compares_on_two_samples():
+    at = run_page({"samples": "weather,synthetic_nb"})
+    assert len(at.tabs) == 2
+    table = at.dataframe[0].value
+    assert table["classifier"].tolist() == ["NBC", "NCC", "LNCC_α=0.75"]
+    assert {"Accuracy", "Determinacy", "u65", "u80", "Precise acc. (indet.)"} <= set(table.columns)
+    assert table.loc[0, "Determinacy"].startswith("100.0")
+    assert len(at.get("plotly_chart")) == 4
+    assert at.query_params["folds"] == "2" and at.query_params["samples"] == "weather,synthetic_nb"
+
+
+def test_upload_then_hostile_files_then_a_valid_upload_in_the_same_session():
+    at = run_page({"samples": ""})
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    uploader = at.get("file_uploader")[0]
+    uploader.set_value(("valid.csv", VALID, "text/csv")).run()
+    assert not at.exception
+    assert at.dataframe[0].value["classifier"].tolist() == ["NBC", "NCC", "LNCC_α=0.75"]
+    refused = 0
+    for name, data in HOSTILE.items():
+        at.get("file_uploader")[0].set_value((name, data, "text/csv")).run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+        messages = [e.value for e in at.error] + [w.value for w in at.warning] + [i.value for i in at.info]
+        assert messages or at.dataframe, name            # either a clear message or a usable result
+        refused += bool(at.error)
+    assert refused >= 18
+    at.get("file_uploader")[0].set_value(("valid_again.csv", VALID, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value["classifier"].tolist() == ["NBC", "NCC", "LNCC_α=0.75"]
+
+
+def test_specific_messages_for_typical_mistakes():
+    at = run_page({"samples": ""})
+    expectations = {"empty.csv": "is empty", "binary.csv": "looks binary", "one_class.csv": "fewer than two",
+                    "duplicate_names.csv": "duplicate column names", "ragged.csv": "row 3 has 2 fields",
+                    "numeric_target.csv": "looks continuous"}
+    for name, message in expectations.items():
+        at.get("file_uploader")[0].set_value((name, HOSTILE[name], "text/csv")).run()
+        assert any(message in e.value for e in at.error), (name, [e.value for e in at.error])
+
+
+def test_id_like_column_is_dropped_and_missing_class_rows_left_out():
+    rows = "\n".join(f"{i},{'rgb'[i % 3]},{'yes' if i % 3 else 'no'}" for i in range(30))
+    data = ("id,colour,class\n" + rows + "\n31,r,\n").encode()
+    at = run_page({"samples": ""})
+    at.get("file_uploader")[0].set_value(("ids.csv", data, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert any("Drop ID-like columns" in c.label and c.value for c in at.checkbox)
+    assert any("rows without a class are left out" in c.value for c in at.caption)
+
+
+def test_formula_cells_are_data_and_every_download_is_offered():
+    rows = b"".join(b"=1+1,@SUM(A1),x\n+2,-3,y\n" for _ in range(6))
+    at = run_page({"samples": ""})
+    at.get("file_uploader")[0].set_value(("f.csv", b"=cmd,b,class\n" + rows, "text/csv")).run()
+    assert not at.exception and not at.error
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Per-fold results (CSV)", "Summary (CSV)", "Scatter (HTML)", "Utilities (HTML)",
+                      "All data sets, per fold (CSV)"]
+
+
+def test_bad_settings_are_refused():
+    at = run_page({"samples": "weather"})
+    at.session_state["cmp_clf"] = []
+    at.button[0].click().run() if at.button else at.run()
+    assert not at.exception
+    assert any("at least one classifier" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("kind", ["equal_frequency", "median"])
+def test_other_discretisers_and_missing_category(kind):
+    data = ("x,y,class\n" + "\n".join(
+        f"{(i % 10) * 1.1 if i % 7 else '?'},{'ab'[i % 2]},{'p' if i % 10 > 4 else 'q'}"
+        for i in range(50))).encode()
+    at = run_page({"samples": "", "disc": kind, "missing": "category"})
+    at.get("file_uploader")[0].set_value(("numbers.csv", data, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value.shape[0] == 3
