@@ -1,0 +1,60 @@
+"""Real-browser test of the page "Compare on your data": upload via the file input, run, read, download."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+
+pytestmark = pytest.mark.browser
+
+if not HAVE_CHROMIUM:
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+DATA = ("patient,fever,cough,age,diagnosis\n" + "\n".join(
+    f"p{i},{'yes' if i % 3 else 'no'},{'dry' if i % 4 else 'wet'},{20 + (i * 7) % 50},"
+    f"{'flu' if (i % 3 and i % 4) else 'cold'}" for i in range(60)) + "\n=2+3,no,wet,33,cold\n").encode()
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    with streamlit_app("streamlit_compare.log") as url:
+        yield url
+
+
+def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 3200}, accept_downloads=True)
+            page.goto(base_url + "compare?samples=&folds=3&repeats=1&clf=NBC,NCC,LNCC_α%3D0.75",
+                      wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name="Compare on your data")).to_be_visible(timeout=60_000)
+            prompt = page.get_by_text("Upload a CSV file or pick a sample data set")
+            expect(prompt).to_be_visible(timeout=30_000)
+
+            page.locator("input[type=file]").set_input_files(
+                files=[{"name": "clinic.csv", "mimeType": "text/csv", "buffer": DATA}])
+            expect(page.get_by_text("clinic.csv: 61 rows × 5 columns")).to_be_visible(timeout=60_000)
+            table = page.get_by_test_id("stDataFrame").first
+            expect(table).to_be_visible(timeout=120_000)
+            expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=60_000)
+            expect(page.get_by_role("checkbox", name="Drop ID-like columns")).to_be_checked()
+
+            with page.expect_download(timeout=60_000) as info:
+                page.get_by_role("button", name="Per-fold results (CSV)").click()
+            path = tmp_path / "folds.csv"
+            info.value.save_as(path)
+            rows = list(csv.DictReader(io.StringIO(path.read_text())))
+            assert {r["classifier"] for r in rows} == {"NBC", "NCC", "LNCC_α=0.75"}
+            assert len(rows) == 3 * 3
+            assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
+            page.wait_for_timeout(1000)
+            page.screenshot(path=str(OUTPUT / "compare.png"), full_page=True)
+        finally:
+            browser.close()
