@@ -12,6 +12,7 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 SAMPLES: dict[str, tuple[str, str]] = {
     "synthetic_nb": ("synthetic_nb.csv", "class"),
     "weather": ("weather.csv", "play"),
+    "balloons": ("balloons.csv", "inflated"),
 }
 
 

@@ -1,14 +1,17 @@
-"""credal_core — exact naive credal classifiers (NBC, NCC, NCC_ε, LNCC) on categorical data.
+"""credal_core — exact credal classifiers (NBC, NCC, NCC_ε, LNCC, the AODE family, threshold selection).
 
 The estimators are imported lazily (PEP 562): ``import credal_core.likelihood`` or
 ``credal_core.profile`` does not pay for scikit-learn, which keeps the app's first render fast.
 """
 from importlib import import_module
 
-__all__ = ["CountTables", "LNCC", "NCC", "NaiveBayes"]
+__all__ = ["AODE", "BMAAODE", "CompAODE", "CountTables", "CredalBMAAODE", "CredalCompAODE", "LNCC", "NCC",
+           "NaiveBayes", "ThresholdSelector"]
 __version__ = "0.1.0"
 
-_WHERE = {"CountTables": ".data", "LNCC": ".lncc", "NCC": ".ncc", "NaiveBayes": ".naive_bayes"}
+_WHERE = {"CountTables": ".data", "LNCC": ".lncc", "NCC": ".ncc", "NaiveBayes": ".naive_bayes",
+          "ThresholdSelector": ".selection", "AODE": ".aode", "BMAAODE": ".aode", "CompAODE": ".aode",
+          "CredalBMAAODE": ".aode", "CredalCompAODE": ".aode"}
 
 
 def __getattr__(name):

@@ -13,6 +13,8 @@ def plotly_array(data) -> np.ndarray:
     """A plotly JSON array: a plain list, or plotly's typed-array form {"dtype", "bdata"}."""
     if isinstance(data, dict):
         return np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    if any(isinstance(v, str) for v in data):          # category names on an axis
+        return np.asarray(data, dtype=object)
     return np.asarray(data, dtype=float)
 
 

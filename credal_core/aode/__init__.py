@@ -1,0 +1,7 @@
+"""The AODE family of paper 001: AODE, BMA-AODE, COMP-AODE and the credal BMA-AODE*, COMP-AODE*."""
+from .aode import AODE
+from .bma import BMAAODE
+from .compression import CompAODE
+from .credal import CredalBMAAODE, CredalCompAODE
+
+__all__ = ["AODE", "BMAAODE", "CompAODE", "CredalBMAAODE", "CredalCompAODE"]

@@ -1,0 +1,76 @@
+"""Real-browser test of the page "Classifier selection": `streamlit run` + Playwright + Debian's chromium.
+
+Runs the whole app (``app.py``, page at ``/classifier_selection``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+
+pytestmark = pytest.mark.browser
+
+if not HAVE_CHROMIUM:
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    with streamlit_app("streamlit_classifier_selection.log") as url:
+        yield url + "classifier_selection"
+
+
+def k_thumb(page):
+    sliders = page.get_by_test_id("stSlider")
+    return sliders.filter(has_text="k (nearest training points)").get_by_role("slider")
+
+
+def test_moving_k_redraws_the_threshold_plane(page_url):
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 3200})
+            page.goto(page_url + "?runs=10", wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name="Classifier selection")).to_be_visible(timeout=60_000)
+            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+            charts = page.get_by_test_id("stPlotlyChart")
+            expect(charts).to_have_count(2, timeout=60_000)
+            plane = charts.nth(0)
+            expect(plane.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+            expect(plane).to_contain_text("k nearest (Euclidean), k = 3", timeout=30_000)
+            expect(plane).to_contain_text("k nearest (Chebyshev), k = 3")
+            decision = page.get_by_test_id("stMarkdown").filter(has_text="The instance")
+            expect(decision).to_contain_text("Among its 3 nearest training points")
+            markers_before = plane.locator(".scatterlayer .trace .point").count()
+
+            thumb = k_thumb(page)
+            expect(thumb).to_have_value("3")
+            thumb.focus()
+            for _ in range(9):
+                thumb.press("ArrowRight")
+            expect(thumb).to_have_value("12", timeout=10_000)
+            expect(plane).to_contain_text("k nearest (Euclidean), k = 12", timeout=30_000)
+            expect(plane).to_contain_text("k nearest (Chebyshev), k = 12")
+            expect(decision).to_contain_text("Among its 12 nearest training points", timeout=30_000)
+            expect(page).to_have_url(re.compile(r"[?&]k=12\b"), timeout=10_000)
+            # more neighbours cover more distinct points of the plane: more markers drawn
+            page.wait_for_timeout(500)
+            assert plane.locator(".scatterlayer .trace .point").count() > markers_before
+
+            # the shared link reproduces k in a fresh page
+            other = browser.new_page(viewport={"width": 1400, "height": 3200})
+            other.goto(page.url, wait_until="domcontentloaded")
+            expect(k_thumb(other)).to_have_value("12", timeout=60_000)
+            expect(other.get_by_test_id("stPlotlyChart").nth(0)).to_contain_text(
+                "k nearest (Euclidean), k = 12", timeout=30_000)
+            other.close()
+
+            page.wait_for_timeout(1000)
+            page.screenshot(path=str(OUTPUT / "classifier_selection.png"), full_page=True)
+        finally:
+            browser.close()

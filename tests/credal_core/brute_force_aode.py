@@ -1,0 +1,109 @@
+"""Slow, literal reference computations for the AODE family (paper 001), for cross-checks only.
+
+Nothing here shares code with credal_core.aode: SPODE probabilities are counted row by row with
+dictionaries, BMA-AODE* goes through scipy's linprog on the Charnes-Cooper form (001 appendix A),
+COMP-AODE* through multi-start SLSQP on eq. 15 as printed (with the exact constraint of eq. 9).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+from scipy.optimize import linprog, minimize
+
+
+def spode_posteriors(X_train, y_train, classes, X_test):
+    """P(c | a, s_j) for every test row, SPODE and class: list (n_test) of (k, C) arrays."""
+    n, k = len(y_train), len(X_train[0])
+    values = [sorted({row[j] for row in X_train}) for j in range(k)]
+    n_c = Counter(y_train)
+    n_cj = Counter((y, j, row[j]) for row, y in zip(X_train, y_train) for j in range(k))
+    n_cjl = Counter((y, j, row[j], i, row[i]) for row, y in zip(X_train, y_train)
+                    for j in range(k) for i in range(k))
+    out = []
+    for row in X_test:
+        post = np.zeros((k, len(classes)))
+        for j in range(k):
+            for ci, c in enumerate(classes):
+                p = (n_c[c] + 1 / len(classes)) / (n + 1)
+                p *= (n_cj[(c, j, row[j])] + 1 / len(values[j])) / (n_c[c] + 1)
+                for i in range(k):
+                    if i != j:
+                        p *= ((n_cjl[(c, j, row[j], i, row[i])] + 1 / len(values[i]))
+                              / (n_cj[(c, j, row[j])] + 1))
+                post[j, ci] = p
+            post[j] /= post[j].sum()
+        out.append(post)
+    return out
+
+
+def conditional_log_likelihoods(X, y, classes):
+    posts = spode_posteriors(X, y, classes, X)
+    return np.array([sum(math.log(p[j, classes.index(c)]) for p, c in zip(posts, y))
+                     for j in range(len(X[0]))])
+
+
+def class_entropy(y):
+    n = len(y)
+    return -sum(m / n * math.log(m / n) for m in Counter(y).values())
+
+
+def algorithm1(log_liks):
+    """001 Algorithm 1 literally (shift by the minimum); overflows for spreads > ~709."""
+    min_val = min(log_liks)
+    tmp = [math.exp(v - min_val) for v in log_liks]
+    total = sum(tmp)
+    return [t / total for t in tmp]
+
+
+def bma_min_ratio_lp(gamma, delta, epsilon):
+    """min sum(gamma x)/sum(delta x) over {x >= eps, sum x = 1} via Charnes-Cooper + linprog.
+
+    Variables (z_1..z_k, t): min gamma.z  s.t.  delta.z = 1, z_j - eps t >= 0, sum z - t = 0, t >= 0.
+    """
+    k = len(gamma)
+    c = np.concatenate([gamma, [0.0]])
+    a_eq = np.vstack([np.concatenate([delta, [0.0]]), np.concatenate([np.ones(k), [-1.0]])])
+    b_eq = np.array([1.0, 0.0])
+    a_ub = np.hstack([-np.eye(k), np.full((k, 1), epsilon)])     # -z_j + eps t <= 0
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=a_eq, b_eq=b_eq,
+                  bounds=[(0, None)] * (k + 1), method="highs")
+    assert res.status == 0, res.message
+    return res.fun
+
+
+def eq15_objective(y, alpha, beta, base):
+    """Eq. 15: (sum alpha log y - a) / (sum beta log y - b) with a = -sum alpha base, b likewise."""
+    return np.dot(alpha, base + np.log(y)) / np.dot(beta, base + np.log(y))
+
+
+def comp_min_ratio_slsqp(alpha, beta, base, epsilon, total, equality, *, n_random=20, seed=0):
+    """Multi-start SLSQP on eq. 15 over {y >= eps, sum y (=|<=) total}: best value and point."""
+    k = len(alpha)
+    rng = np.random.default_rng(seed)
+    starts = []
+    for i in range(k):                                 # the vertices, and the uniform point
+        s = np.full(k, epsilon)
+        s[i] = total - (k - 1) * epsilon
+        starts.append(s)
+    starts.append(np.full(k, total / k))
+    if not equality:
+        starts.append(np.full(k, epsilon))
+    for _ in range(n_random):
+        share = rng.dirichlet(np.ones(k))
+        mass = total if equality else rng.uniform(k * epsilon, total)
+        starts.append(epsilon + share * (mass - k * epsilon))
+    cons = {"type": "eq" if equality else "ineq", "fun": (lambda y: total - y.sum())}
+    best_val, best_y = np.inf, None
+    for s in starts:
+        res = minimize(eq15_objective, s, args=(alpha, beta, base), method="SLSQP",
+                       bounds=[(epsilon, 1.0)] * k, constraints=[cons],
+                       options={"ftol": 1e-15, "maxiter": 500})
+        y = np.clip(res.x, epsilon, None)
+        feasible = abs(y.sum() - total) < 1e-9 if equality else y.sum() <= total + 1e-9
+        for cand in (y, s):
+            val = eq15_objective(cand, alpha, beta, base)
+            if (feasible or cand is s) and val < best_val:
+                best_val, best_y = val, cand
+    return best_val, best_y

@@ -1,0 +1,87 @@
+"""004's protocol (Fig. 3 accuracy vs k, Table 2): every number re-derived through the public estimators."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from credal_core.experiments.splits import repeated_holdout
+from credal_core.naive_bayes import NaiveBayes
+from credal_core.selection import ThresholdSelector
+from credal_core.selection_protocol import (
+    CLASSIFIERS,
+    PAPER_TABLE2,
+    accuracy_vs_k,
+    comparison_table,
+    holdout_with_cv_k,
+)
+
+BALLOONS = Path(__file__).resolve().parents[2] / "sample_data" / "balloons.csv"
+F1, F2 = ["color", "size", "act", "age"], ["color", "act", "age"]      # 004 Table 1
+
+
+@pytest.fixture(scope="module")
+def balloons():
+    frame = pd.read_csv(BALLOONS, dtype=str)
+    return frame, frame.pop("inflated").to_numpy()
+
+
+def test_accuracy_vs_k_equals_refitting_each_split(balloons):
+    X, y = balloons
+    ks = (1, 3, 7, 60)
+    table = accuracy_vs_k(X, y, features_1=F1, features_2=F2, ks=ks, n_repeats=4, seed=5)
+    assert set(table["classifier"]) == set(CLASSIFIERS) and len(table) == 4 * len(ks)
+    splits = list(repeated_holdout(y, n_repeats=4, test_size=0.3, stratify=False, seed=5))
+    for name, feats in (("C1", F1), ("C2", F2)):
+        want = np.mean([np.mean(NaiveBayes(prior="laplace").fit(X.iloc[tr][feats], y[tr])
+                                .predict(X.iloc[te][feats]) == y[te]) for tr, te in splits])
+        np.testing.assert_allclose(table.loc[table["classifier"] == name, "accuracy"], want)
+    for distance, name in (("euclidean", "selector (Euclidean)"), ("chebyshev", "selector (Chebyshev)")):
+        for k in ks:
+            runs = [np.mean(ThresholdSelector(features_1=F1, features_2=F2, k=k, distance=distance)
+                            .fit(X.iloc[tr], y[tr]).predict(X.iloc[te]) == y[te]) for tr, te in splits]
+            row = table[(table["classifier"] == name) & (table["k"] == k)]
+            assert row["accuracy"].item() == pytest.approx(np.mean(runs))
+            assert row["std"].item() == pytest.approx(np.std(runs))
+    assert np.isfinite(table[["accuracy", "std"]].to_numpy()).all()
+
+
+def test_cv_protocol_equals_threshold_selector_with_k_cv(balloons):
+    X, y = balloons
+    grid = (2, 3, 5, 9)
+    runs = holdout_with_cv_k(X, y, features_1=F1, features_2=F2, k_grid=grid, n_repeats=3, seed=2)
+    splits = list(repeated_holdout(y, n_repeats=3, test_size=0.3, stratify=False, seed=2))
+    for run, (tr, te) in enumerate(splits):
+        for distance, name in (("euclidean", "selector (Euclidean)"), ("chebyshev", "selector (Chebyshev)")):
+            sel = ThresholdSelector(features_1=F1, features_2=F2, k="cv", k_grid=grid, distance=distance,
+                                    random_state=2).fit(X.iloc[tr], y[tr])
+            row = runs[(runs["run"] == run) & (runs["classifier"] == name)]
+            assert row["k"].item() == sel.k_
+            assert row["accuracy"].item() == pytest.approx(np.mean(sel.predict(X.iloc[te]) == y[te]))
+
+
+def test_comparison_table_has_the_papers_row_beside_ours(balloons):
+    X, y = balloons
+    table = comparison_table({"Balloons": (X, y, F1, F2)}, n_repeats=3, k_grid=(2, 3, 4))
+    assert table["source"].tolist() == ["ours", "004 Table 2"]
+    paper = table[table["source"] == "004 Table 2"].iloc[0]
+    assert [paper[c] for c in CLASSIFIERS] == [PAPER_TABLE2["Balloons"][c] for c in CLASSIFIERS]
+    assert not table.isna().any().any()
+
+
+def test_balloons_reproduces_the_shape_of_fig3(balloons):
+    """004 Example 4: the selectors beat C1 (and C2) at small k, with the peak at k = 3 as in the paper.
+
+    Our absolute numbers differ from the paper's (their splits are unknown: C1 0.752 here vs 0.777);
+    from k = 7 on our selectors are within ±0.002 of C1, whereas 004 Fig. 3 stays above it for all k.
+    """
+    X, y = balloons
+    table = accuracy_vs_k(X, y, features_1=F1, features_2=F2, ks=range(2, 11), n_repeats=100, seed=0)
+    acc = table.pivot(index="k", columns="classifier", values="accuracy")
+    c1, c2 = acc["C1"].iloc[0], acc["C2"].iloc[0]
+    assert c1 > c2
+    for name in ("selector (Euclidean)", "selector (Chebyshev)"):
+        assert (acc.loc[2:6, name] > c1).all()
+        assert acc[name].idxmax() == 3

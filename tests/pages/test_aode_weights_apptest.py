@@ -1,0 +1,129 @@
+"""Headless tests of the page "AODE compression weights" with streamlit.testing.v1.AppTest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from _plotly import plotly_array
+from streamlit.testing.v1 import AppTest
+
+from credal_core.aode import BMAAODE, CompAODE, CredalBMAAODE
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "aode_weights.py")
+TIMEOUT = 120
+
+
+def chart_traces(at: AppTest, key: str) -> list[dict]:
+    """Traces of the chart ``key`` with y decoded (x stays as given: here, categorical names)."""
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    data = json.loads(charts[0].proto.spec)["data"]
+    for trace in data:
+        trace["y"] = plotly_array(trace["y"])
+    return data
+
+
+def run_page(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def all_text(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [m.value for m in at.success] + [m.value for m in at.caption]
+    parts += [e.value for e in at.error] + [t.value.to_string() for t in at.table]
+    return "\n".join(parts)
+
+
+def sample(name: str):
+    frame = pd.read_csv(ROOT / "sample_data" / f"{name}.csv", dtype=str, keep_default_na=False)
+    target = "class" if "class" in frame else "play"
+    return frame.drop(columns=target), frame[target]
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return run_page()
+
+
+def test_default_view_shows_weights_that_match_the_library(default_page):
+    at = default_page
+    X, y = sample("synthetic_nb")
+    traces = {t["name"]: t for t in chart_traces(at, "weights_chart")}
+    bma = traces["BMA-AODE weight (eq. 3)"]["y"]
+    comp = traces["COMP-AODE weight (eq. 7)"]["y"]
+    np.testing.assert_allclose(bma, BMAAODE().fit(X, y).weights_, rtol=1e-9)       # all 300 rows
+    np.testing.assert_allclose(comp, CompAODE(epsilon=0.01).fit(X, y).weights_, rtol=1e-9)
+    assert bma.max() > 0.5 > comp.max()              # BMA concentrates, compression spreads
+    text = all_text(at)
+    assert "nan" not in text.lower() and " inf" not in text.lower()
+    assert "−nH(C)" in text or "-nH(C)" in text
+
+
+def test_comparison_table_has_the_five_classifiers_and_finite_cells(default_page):
+    table = default_page.table[-1].value
+    assert table["classifier"].tolist() == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*"]
+    for col in ("accuracy", "u65", "u80", "determinacy"):
+        assert col in table.columns
+    cells = table.drop(columns="classifier").to_numpy().ravel()
+    assert all(c == "—" or np.isfinite(float(c)) for c in cells)
+    # the credal classifiers' accuracy is their precise counterpart's
+    assert table.loc[3, "accuracy"] == table.loc[1, "accuracy"]
+    assert table.loc[4, "accuracy"] == table.loc[2, "accuracy"]
+    assert float(table.loc[3, "u80"]) >= float(table.loc[3, "u65"])
+
+
+def test_url_parameters_reproduce_the_view_and_instance():
+    query = {"data": "weather", "eps": "0.05", "n": "14", "row": "3", "folds": "3", "repeats": "1"}
+    at = run_page(query)
+    assert at.selectbox(key="aw_data").value == "weather"
+    assert at.slider(key="aw_eps").value == pytest.approx(0.05)
+    assert at.number_input(key="aw_row").value == 3
+    X, y = sample("weather")
+    model = CredalBMAAODE(epsilon=0.05).fit(X, y)
+    want = [str(c) for c, s in zip(model.classes_, model.predict_set(X.iloc[[3]])[0]) if s]
+    assert f"BMA-AODE* returns {{{', '.join(want)}}}" in at.success[0].value
+    pairs = at.table[1].value
+    assert set(pairs.columns) >= {"BMA-AODE* min ratio", "COMP-AODE* min ratio"}
+    assert len(pairs) == 2
+
+
+def test_bad_url_values_fall_back_to_defaults():
+    at = run_page({"data": "nope", "eps": "abc", "n": "99999", "row": "-4", "folds": "x"})
+    assert at.selectbox(key="aw_data").value == "synthetic_nb"
+    assert at.slider(key="aw_eps").value == pytest.approx(0.01)
+    assert at.slider(key="aw_n").value == 300
+    assert at.number_input(key="aw_row").value == 0
+
+
+def test_changing_widgets_updates_the_url_and_the_weights():
+    at = run_page({"data": "synthetic_nb", "folds": "2", "repeats": "1"})
+    at.slider(key="aw_n").set_value(40).run()
+    assert not at.exception
+    assert at.query_params["n"] == ["40"] or at.query_params["n"] == "40"
+    bma = {t["name"]: t for t in chart_traces(at, "weights_chart")}["BMA-AODE weight (eq. 3)"]["y"]
+    assert bma.sum() == pytest.approx(1.0)
+
+
+def test_impossible_folds_give_a_clear_message():
+    at = run_page({"data": "weather", "folds": "10"})
+    assert any("folds" in e.value for e in at.error)
+
+
+def test_try_this_hint_holds():
+    """The hint's numbers: BMA's largest weight ~0.14 at 10 rows and ~0.94 at 200; compression ~1/8."""
+    maxima = {}
+    for n in (10, 200):
+        at = run_page({"data": "synthetic_nb", "n": str(n), "folds": "2", "repeats": "1"})
+        traces = {t["name"]: t for t in chart_traces(at, "weights_chart")}
+        maxima[n] = traces["BMA-AODE weight (eq. 3)"]["y"].max()
+        assert abs(traces["COMP-AODE weight (eq. 7)"]["y"].max() - 0.125) < 0.01
+    assert maxima[10] == pytest.approx(0.14, abs=0.01) and maxima[200] == pytest.approx(0.94, abs=0.01)

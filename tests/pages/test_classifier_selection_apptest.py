@@ -1,0 +1,185 @@
+"""Headless tests of the page "Classifier selection" (004) with streamlit.testing.v1.AppTest."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from credal_core.experiments.splits import repeated_holdout
+from credal_core.selection import ThresholdSelector
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "classifier_selection.py")
+TIMEOUT = 120
+FAST = {"runs": "10"}          # 10 splits instead of 004's 100: same code path, faster tests
+F1, F2 = ["color", "size", "act", "age"], ["color", "act", "age"]
+
+
+def run_page(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params.update({**FAST, **(query or {})})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _array(data) -> np.ndarray:
+    if isinstance(data, dict):
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    return np.asarray(data, dtype=float)
+
+
+def traces(at: AppTest, key: str) -> dict[str, dict]:
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    out = {}
+    for trace in json.loads(charts[0].proto.spec)["data"]:
+        for axis in ("x", "y", "customdata"):
+            if axis in trace:
+                trace[axis] = _array(trace[axis])
+        out[trace["meta"]] = trace
+    return out
+
+
+def page_text(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [m.value for m in at.caption] + [m.value for m in at.info]
+    parts += [t.value.to_string() for t in at.table]
+    return "\n".join(parts)
+
+
+def balloons():
+    frame = pd.read_csv(ROOT / "sample_data" / "balloons.csv", dtype=str)
+    return frame, frame.pop("inflated").to_numpy()
+
+
+def test_default_view_is_004_balloons_and_matches_the_api():
+    at = run_page()
+    assert at.title[0].value == "Classifier selection"
+    assert len(at.latex) >= 2 and any("Try this" in i.value for i in at.info)
+    assert at.multiselect(key="cs_f1").value == F1 and at.multiselect(key="cs_f2").value == F2
+    assert at.slider(key="cs_k").value == 3
+    # the same selector through the public API, fitted on the same split
+    X, y = balloons()
+    train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
+    sel = ThresholdSelector(features_1=F1, features_2=F2, k=3).fit(X.iloc[train], y[train])
+    assert at.number_input(key="cs_row").value == 4
+    info = sel.explain(X.iloc[[test[4]]]).iloc[0]
+    text = page_text(at)
+    assert f"s₁ = {info['threshold_1']:.4f}" in text and f"s₂ = {info['threshold_2']:.4f}" in text
+    assert f"the prediction is **{info['prediction']}**" in text
+    plane = traces(at, "plane_chart")
+    assert plane["test"]["x"][0] == pytest.approx(info["threshold_1"])
+    assert plane["test"]["y"][0] == pytest.approx(info["threshold_2"])
+    table = sel.training_table()
+    shown = sum(int(np.sum(plane[o]["customdata"])) for o in ("both right", "only C1", "only C2", "neither")
+                if o in plane)
+    assert shown == len(table) == len(train)
+    # the neighbour markers sit on the neighbours' points
+    near = table.iloc[list(info["neighbours"])]
+    got = set(zip(plane["neighbours-euclidean"]["x"], plane["neighbours-euclidean"]["y"]))
+    assert got == set(zip(near["threshold_1"], near["threshold_2"]))
+    # the accuracy curve: four classifiers, k = 2..20, the paper's Fig. 3 points shown
+    curves = traces(at, "accuracy_chart")
+    assert {"C1", "C2", "selector (Euclidean)", "selector (Chebyshev)", "paper"} <= set(curves)
+    assert curves["C1"]["x"].tolist() == list(range(2, 21))
+    assert "004 reports C1 0.776502" in text
+    assert not re.search(r"\b(nan|inf)\b", text.lower())
+    assert at.query_params["data"] == "balloons" and at.query_params["k"] == "3"
+
+
+def test_default_row_flips_between_k_3_and_4_as_the_hint_says():
+    at = run_page()
+    text = page_text(at)
+    assert "predicts **F**" in text and "predicts **T**" in text      # C1 and C2 disagree
+    assert "selector uses **C2**" in text and "the selector is right" in text
+    at.slider(key="cs_k").set_value(4).run()
+    text = page_text(at)
+    assert "ties go to C1" in text and "selector uses **C1**" in text and "the selector is wrong" in text
+
+
+def test_moving_k_moves_the_neighbours_and_the_url():
+    at = run_page()
+    before = traces(at, "plane_chart")["neighbours-chebyshev"]["customdata"].sum()
+    at.slider(key="cs_k").set_value(15).run()
+    assert not at.exception
+    after = traces(at, "plane_chart")["neighbours-chebyshev"]
+    assert before == 3 and after["customdata"].sum() == 15
+    assert at.query_params["k"] == "15"
+    assert "Among its 15 nearest training points" in page_text(at)
+
+
+def test_shared_link_reproduces_the_view():
+    query = {"data": "weather", "k": "5", "dist": "chebyshev", "seed": "7", "row": "2", "f1": "outlook,windy",
+             "f2": "humidity", "mode": "cross_validation"}
+    at = run_page(query)
+    assert at.selectbox(key="cs_data").value == "weather"
+    assert at.slider(key="cs_k").value == 5 and at.radio(key="cs_dist").value == "chebyshev"
+    assert at.number_input(key="cs_seed").value == 7 and at.number_input(key="cs_row").value == 2
+    assert at.multiselect(key="cs_f1").value == ["outlook", "windy"]
+    assert at.radio(key="cs_mode").value == "cross_validation"
+    for key, value in query.items():
+        assert at.query_params[key] == value
+    assert "Chebyshev distance" in page_text(at)
+
+
+def test_k_above_the_training_size_uses_every_training_row():
+    at = run_page({"data": "weather", "k": "30"})
+    text = page_text(at)
+    assert "more than the 10 training rows" in text and "Among its 10 nearest training points" in text
+    assert traces(at, "plane_chart")["neighbours-euclidean"]["customdata"].sum() == 10
+
+
+def test_bad_url_values_fall_back_to_defaults():
+    at = run_page({"data": "nope", "k": "abc", "dist": "manhattan", "seed": "-4", "f1": "zzz", "runs": "15"})
+    assert at.selectbox(key="cs_data").value == "balloons"
+    assert at.slider(key="cs_k").value == 3 and at.radio(key="cs_dist").value == "euclidean"
+    assert at.multiselect(key="cs_f1").value == F1
+    assert at.slider(key="cs_runs").value == 10             # snapped down to the slider's step
+
+
+def test_empty_feature_set_gives_a_message_not_a_traceback():
+    at = run_page()
+    at.multiselect(key="cs_f2").set_value([]).run()
+    assert not at.exception
+    assert any("at least one feature" in w.value for w in at.warning)
+
+
+def test_same_subsets_warns_that_the_selector_is_c1():
+    at = run_page({"f2": ",".join(F1)})
+    assert any("same features" in w.value for w in at.warning)
+    assert "selector uses **C1**" in page_text(at)
+
+
+def test_typed_instance_and_three_classes():
+    at = run_page({"data": "synthetic_nb", "source": "typed", "x": "hi|hi|lo|lo|mid|mid|hi|lo"})
+    assert any("3 classes" in i.value for i in at.info)
+    text = page_text(at)
+    assert "f1 = hi, f2 = hi, f3 = lo" in text
+    assert "The true class" not in text                 # a typed instance has no known class
+    assert at.query_params["x"] == "hi|hi|lo|lo|mid|mid|hi|lo"
+
+
+def test_table2_toggle_shows_ours_beside_the_paper():
+    at = run_page({"table2": "1"})
+    tables = [t.value for t in at.table]
+    table2 = [t for t in tables if "004 Table 2" in t.to_string()]
+    assert len(table2) == 1
+    assert "0.7765" in table2[0].to_string()           # 004's C1 on Balloons, beside ours
+    assert at.query_params["table2"] == "1"
+
+
+def test_tic_tac_toe_uses_the_papers_subsets_and_table2_row():
+    from app_support.cache_selection import DATASETS
+    if "tic_tac_toe" not in DATASETS:
+        pytest.skip("sample_data/tic_tac_toe.csv is not shipped")
+    at = run_page({"data": "tic_tac_toe", "table2": "1"})
+    assert at.multiselect(key="cs_f1").value == ["top_left", "middle_middle", "bottom_left", "bottom_middle"]
+    table2 = [t.value for t in at.table if "004 Table 2" in t.value.to_string()]
+    assert len(table2) == 1 and "0.7337" in table2[0].to_string()      # 004's Euclidean selector on TIC
