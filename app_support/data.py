@@ -13,11 +13,22 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "synthetic_nb": ("synthetic_nb.csv", "class"),
     "weather": ("weather.csv", "play"),
     "balloons": ("balloons.csv", "inflated"),
+    "tic_tac_toe": ("tic_tac_toe.csv", "class"),
+    "monks1": ("monks1.csv", "class"),
+    "monks2": ("monks2.csv", "class"),
+    "monks3": ("monks3.csv", "class"),
+}
+# Numeric features: only for pages that discretise (they would be nonsense read as categories).
+NUMERIC_SAMPLES: dict[str, tuple[str, str]] = {
+    "iris": ("iris.csv", "class"),
+    "wine": ("wine.csv", "class"),
+    "breast_cancer": ("breast_cancer.csv", "class"),
 }
 
 
-def sample_names() -> list[str]:
-    return list(SAMPLES)
+def sample_names(*, include_numeric: bool = False) -> list[str]:
+    """The categorical samples (and, with ``include_numeric``, those with numeric features too)."""
+    return list(SAMPLES) + (list(NUMERIC_SAMPLES) if include_numeric else [])
 
 
 def load_sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
@@ -33,12 +44,11 @@ def load_sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
 
 def sample_bytes(name: str) -> bytes:
     """The raw bytes of a shipped sample's CSV (to go through the same loader as an upload)."""
-    try:
-        filename, _ = SAMPLES[name]
-    except KeyError:
-        raise ValueError(f"unknown sample data set {name!r}; choose one of {sample_names()}") from None
-    return (SAMPLE_DIR / filename).read_bytes()
+    every = {**SAMPLES, **NUMERIC_SAMPLES}
+    if name not in every:
+        raise ValueError(f"unknown sample data set {name!r}; choose one of {list(every)}")
+    return (SAMPLE_DIR / every[name][0]).read_bytes()
 
 
 def sample_class_column(name: str) -> str:
-    return SAMPLES[name][1]
+    return {**SAMPLES, **NUMERIC_SAMPLES}[name][1]

@@ -12,6 +12,7 @@ import streamlit as st
 
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.figures_compare import determinacy_accuracy_figure, figure_html, utilities_figure
+from app_support.figures_stats import critical_difference_figure
 from app_support.routing import hand_over_to_navigation
 from credal_core.csv_loader import (
     CsvLimits,
@@ -30,6 +31,7 @@ from credal_core.experiments.compare import (
     summarise_comparison,
 )
 from credal_core.preparation import MISSING_CHOICES
+from credal_core.stats import friedman_test, nemenyi_critical_difference, wilcoxon_pairs
 
 hand_over_to_navigation()   # a shared link opened first must still run through app.py
 
@@ -41,8 +43,8 @@ INDICATOR_NAMES = {
     "single_accuracy": "Single acc.", "set_accuracy": "Set acc.", "indeterminate_size": "Indet. size",
     "discounted_accuracy": "Discounted acc.", "u65": "u65", "u80": "u80", "nbc_i": "Precise acc. (indet.)",
 }
-DEFAULTS = {"samples": ["weather", "synthetic_nb"], "clf": [], "disc": "mdl", "bins": 5, "missing": "impute",
-            "folds": 5, "repeats": 2, "seed": 0, "s": 1.0, "eps": 0.05, "alpha": 0.75}
+DEFAULTS = {"samples": ["balloons", "iris", "monks2"], "clf": [], "disc": "mdl", "bins": 5,
+            "missing": "impute", "folds": 5, "repeats": 2, "seed": 0, "s": 1.0, "eps": 0.05, "alpha": 0.75}
 
 
 # ---------------------------------------------------------------- URL <-> widgets
@@ -72,7 +74,7 @@ def _init_widgets(classifier_labels: list[str]) -> None:
             continue
         value = _from_url(name)
         if name == "samples":
-            value = [v for v in value if v in sample_names()]
+            value = [v for v in value if v in sample_names(include_numeric=True)]
         elif name == "clf":
             value = [v for v in value if v in classifier_labels] or classifier_labels
         elif name == "disc" and value not in DISCRETISERS:
@@ -176,7 +178,7 @@ uploads = st.file_uploader("Upload CSV files (comma, semicolon, tab or bar separ
                            type=["csv", "txt", "tsv"], accept_multiple_files=True, key=KEY + "upload",
                            help=f"Up to {LIMITS.max_rows:,} rows, {LIMITS.max_columns} columns, "
                                 f"{LIMITS.max_bytes // 2**20} MB per file. Files stay in this session only.")
-st.multiselect("Sample data sets", sample_names(), key=KEY + "samples")
+st.multiselect("Sample data sets", sample_names(include_numeric=True), key=KEY + "samples")
 
 datasets = []          # (title, key, LoadedTable, default class column)
 for upload in (uploads or [])[:MAX_DATASETS]:
@@ -327,3 +329,44 @@ st.caption("Precise classifiers are determinate everywhere (single accuracy = ac
            "classifier isolates hard instances. Brier loss: 001's (1 − P(true class))², lower is better.")
 st.download_button("All data sets, per fold (CSV)", _csv(pd.concat(all_folds, ignore_index=True)),
                    "comparison_folds.csv", "text/csv", key="cmp_dl_all")
+
+# --- across data sets
+st.subheader("4 · Across data sets")
+if len(prepared) < 2:
+    st.info("Add a second data set (upload or sample) to compare the classifiers across data sets.")
+    st.stop()
+RANKABLE = {"u65": "u65", "u80": "u80", "discounted_accuracy": "discounted accuracy",
+            "accuracy": "accuracy of the precise label"}
+indicator = st.selectbox("Indicator to compare (higher is better)", list(RANKABLE), format_func=RANKABLE.get,
+                         key="cmp_rank_indicator")
+scores = pd.DataFrame({
+    title: summarise_comparison(results[title]).set_index("classifier")[f"{indicator}_mean"]
+    for title, *_ in prepared}).T
+undefined = [c for c in scores.columns if scores[c].isna().any()]
+if undefined:
+    st.warning(f"Left out (no score on some data set, e.g. it failed there): {', '.join(undefined)}.")
+    scores = scores.drop(columns=undefined)
+if scores.shape[1] < 2:
+    st.info("At least two classifiers with scores on every data set are needed.")
+    st.stop()
+st.dataframe((100 * scores).round(1), key="cmp_scores")
+friedman = friedman_test(scores)
+cd = nemenyi_critical_difference(friedman.n_datasets, friedman.n_classifiers)
+iman = ("" if friedman.iman_davenport_statistic is None else
+        f", Iman–Davenport F = {friedman.iman_davenport_statistic:.2f} "
+        f"(p = {friedman.iman_davenport_p_value:.3g})")
+st.markdown(f"**Friedman test** on {friedman.n_datasets} data sets and {friedman.n_classifiers} classifiers: "
+            f"χ² = {friedman.statistic:.2f}, p = {friedman.p_value:.3g}{iman}. "
+            f"Nemenyi critical difference (α = 0.05): **{cd:.2f}** ranks.")
+if friedman.note:
+    st.caption(friedman.note)
+st.plotly_chart(critical_difference_figure(friedman.average_ranks, cd), key="cmp_cd")
+st.caption("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not significantly "
+           "different by the Nemenyi test (Demšar 2006), as 001 §3 compares its classifiers.")
+pairs = wilcoxon_pairs(scores)
+st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
+st.dataframe(pairs, hide_index=True, key="cmp_wilcoxon")
+c1, c2 = st.columns(2)
+c1.download_button("Scores per data set (CSV)", _csv(scores.reset_index(names="dataset")), "scores.csv",
+                   "text/csv", key="cmp_dl_scores")
+c2.download_button("Wilcoxon pairs (CSV)", _csv(pairs), "wilcoxon.csv", "text/csv", key="cmp_dl_pairs")

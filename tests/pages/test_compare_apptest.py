@@ -60,7 +60,7 @@ def test_default_view_compares_on_two_samples():
     assert table["classifier"].tolist() == ["NBC", "NCC", "LNCC_α=0.75"]
     assert {"Accuracy", "Determinacy", "u65", "u80", "Precise acc. (indet.)"} <= set(table.columns)
     assert table.loc[0, "Determinacy"].startswith("100.0")
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 2 * 2 + 1             # two per data set, the CD diagram
     assert at.query_params["folds"] == "2" and at.query_params["samples"] == "weather,synthetic_nb"
 
 
@@ -131,3 +131,24 @@ def test_other_discretisers_and_missing_category(kind):
     at.get("file_uploader")[0].set_value(("numbers.csv", data, "text/csv")).run()
     assert not at.exception and not at.error
     assert at.dataframe[0].value.shape[0] == 3
+
+
+def test_across_data_sets_friedman_nemenyi_and_wilcoxon():
+    at = run_page({"samples": "weather,balloons,monks1"})
+    assert not at.exception
+    scores = at.dataframe[3].value                         # three summary tables, then the scores
+    assert list(scores.index) == ["weather (sample)", "balloons (sample)", "monks1 (sample)"]
+    assert list(scores.columns) == ["NBC", "NCC", "LNCC_α=0.75"]
+    friedman = [m.value for m in at.markdown if m.value.startswith("**Friedman test**")]
+    assert friedman and "3 data sets and 3 classifiers" in friedman[0]
+    assert "critical difference" in friedman[0]
+    assert any(c.proto.id.endswith("-cmp_cd") for c in at.get("plotly_chart"))
+    pairs = at.dataframe[4].value
+    assert len(pairs) == 3 and {"p_value", "wins", "losses"} <= set(pairs.columns)
+    at.selectbox(key="cmp_rank_indicator").set_value("accuracy").run()
+    assert not at.exception
+
+
+def test_one_data_set_explains_what_the_cross_data_set_tests_need():
+    at = run_page({"samples": "balloons"})
+    assert any("Add a second data set" in i.value for i in at.info)
