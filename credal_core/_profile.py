@@ -21,10 +21,13 @@ likelihood with the instance is :math:`L \propto \Lambda_a \Lambda_b (p_a + p_b)
 so :math:`L` increases for :math:`u < 0`, decreases for :math:`u > 1`, and inside ``[0, 1]`` has the
 sign of :math:`\psi(u) = \log r(u) - \log\frac{u}{1-u}` — an EM fixed-point equation that can have
 several roots (``L`` can be bimodal with many features).  We isolate *all* of them with certified
-bounds: every term of :math:`\psi`, :math:`\psi'` and :math:`\log L` is monotone in ``u``, so on a cell
-each sum is bracketed by its terms' values at the two ends.  A cell is dropped when it provably holds
-no root of ψ or cannot beat the best likelihood found, refined by bracketed Newton when ψ is provably
-monotone there, and bisected otherwise.
+bounds: every term of :math:`\psi` and :math:`\psi'` is monotone in ``u``, and so is every group of
+:math:`\log L` but the class terms :math:`n_1\log(n_1+u) + n_2\log(n_2+1-u)`, which are concave with a
+known maximiser; so on a cell each sum is bracketed by its terms' values at the two ends.  A cell is
+dropped when it provably holds no root of ψ or cannot beat the best likelihood found, refined by
+bracketed Newton when ψ is provably monotone there, and bisected otherwise.  When only the
+dominance verdicts at one α are wanted (:func:`dominance_pairs`), an item's search stops as soon as
+its brackets decide them.
 
 Without the instance (003 Corollary 1, the naive hierarchical classifier) the exponents lose the 1/2
 shifts (:math:`u \to \alpha`, bases :math:`n + \alpha` and :math:`n - \alpha`) and the likelihood is
@@ -38,11 +41,11 @@ contributes the factor 1 for every ``u``.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit, logit
+from scipy.special import expit, logit, xlogy
 
 from ._roots import increasing_root
 
-__all__ = ["PairCounts", "critical_alpha_pairs", "profile_maxima", "log_lik", "log_ratio"]
+__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio"]
 
 _DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
 
@@ -75,9 +78,11 @@ class PairCounts:
 
 
 def _wlog(w, x):
-    """``w * log(x)`` with ``0 * log(0) = 0``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(w == 0, 0.0, w * np.log(np.where(w == 0, 1.0, x)))
+    """``w * log(x)`` with ``0 * log(0) = 0`` (and 0 for ``w = 0`` whatever ``x``)."""
+    out = xlogy(w, x)                  # one ufunc pass: this sits in every inner loop
+    if np.isnan(out).any():            # xlogy(0, nan) is nan; the convention wants 0
+        out = np.where(np.asarray(w) == 0, 0.0, out)
+    return out
 
 
 def _sides(pc: PairCounts, idx, u, shift: float):
@@ -180,13 +185,51 @@ def _psi_groups(pc, idx, u, v=None):
     return psi, dpsi
 
 
-def _lik_groups(pc, idx, u):
-    """Monotone groups of log L at ``u``: [Λ_a scalar, W_a (inc), Λ_b scalar, W_b (dec)], log p_a, log p_b."""
-    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
-    lpa, lpb, lam_a, lam_b = _sides(pc, idx, u, 1.0)
-    ta = _wlog(n1 * (1 - m1), n1 + u)
-    tb = _wlog(n2 * (1 - m2), n2 + 1 - u)
-    return np.stack([ta, lam_a - ta, tb, lam_b - tb], axis=1), lpa, lpb
+def _cell_ends(pc, idx, u):
+    r"""At ``u`` strictly inside (0, 1): the groups of ψ and ψ' (as ``_psi_groups``), the monotone
+    groups of log L [h_a (inc), G_a (dec), h_b (dec), G_b (inc)], log p_a and log p_b.
+
+    :math:`\log\Lambda_a = h_a + G_a` with :math:`h_a = n_1\log(n_1+u)` and
+    :math:`G_a = \sum_j [c_{1j}\log(c_{1j}+u) - n_1\log(n_1+u)]`, whose terms have derivative
+    :math:`u(c_{1j}-n_1)/((c_{1j}+u)(n_1+u)) \le 0` for u >= 0; the same for ``b`` at ``1 - u``.
+    Pairing each feature's term with its share of the class term keeps the groups nearly flat
+    (their slopes are O(1/c), not O(1)), so cell bounds are tight and few cells are needed.
+    The per-feature logs are taken once for both ψ and log L.
+    """
+    n1, n2, m1, m2, k1, k2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx], pc.k1[idx], pc.k2[idx]
+    c1, c2, j1, j2 = pc.c1[idx], pc.c2[idx], pc.j1[idx], pc.j2[idx]
+    pos1, pos2 = pc.pos1[idx], pc.pos2[idx]
+    v = 1 - u
+    ca = c1 + u[:, None]
+    cb = c2 + v[:, None]
+    la, lb = np.log(ca), np.log(cb)            # finite: every base is positive inside (0, 1)
+    e1 = np.where(n1 > 0, k1 - 1, 0)
+    e2 = np.where(n2 > 0, 1 - k2, 0)
+    g1w = np.where(n1 > 0, 1 - m1, 0)
+    g3w = np.where(n2 > 0, m2 - 1, 0)
+    psi = np.stack([(la * pos1).sum(axis=1) - (lb * pos2).sum(axis=1),
+                    _wlog(g1w, n1 + u), _wlog(e1, u), _wlog(g3w, n2 + v), _wlog(e2, v)], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dpsi = np.stack([(pos1 / ca).sum(axis=1), (pos2 / cb).sum(axis=1), g1w / (n1 + u), e1 / u,
+                         -g3w / np.where(n2 + v > 0, n2 + v, 1), -e2 / v], axis=1)
+    lpa = _wlog(1 - m1, n1 + u) + (la * j1).sum(axis=1)
+    lpb = _wlog(1 - m2, n2 + v) + (lb * j2).sum(axis=1)
+    lam_a = _wlog(n1 * (1 - m1), n1 + u) + (c1 * j1 * la).sum(axis=1)
+    lam_b = _wlog(n2 * (1 - m2), n2 + v) + (c2 * j2 * lb).sum(axis=1)
+    ha, hb = _wlog(n1, n1 + u), _wlog(n2, n2 + v)
+    return psi, dpsi, np.stack([ha, lam_a - ha, hb, lam_b - hb], axis=1), lpa, lpb
+
+
+def _class_terms_max(n1, n2, lo, hi):
+    """Largest value on [lo, hi] of h_a + h_b = n1 log(n1 + u) + n2 log(n2 + 1 - u).
+
+    Both terms are concave, and the derivative n1/(n1 + u) - n2/(n2 + 1 - u) vanishes at
+    u = n1 / (n1 + n2), so the maximum on the cell is at that point clipped to the cell.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = np.where(n1 + n2 > 0, n1 / (n1 + n2), 0.5)
+    u = np.clip(top, lo, hi)
+    return _wlog(n1, n1 + u) + _wlog(n2, n2 + 1 - u)
 
 
 def _raise(best, where, item, side, vals, us):
@@ -196,9 +239,39 @@ def _raise(best, where, item, side, vals, us):
     where[item[hit], side[hit]] = us[hit]
 
 
-def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
+class _Verdicts:
+    """Early exit of the search: stop an item once both dominance verdicts at level α are proven.
+
+    ``known[i]`` and ``ab[i]``, ``ba[i]`` (a over b, b over a) are filled as items settle;
+    ``dropped`` (k, 2) keeps the upper bounds of cells given up unresolved.
+    """
+
+    def __init__(self, log_alpha, margin):
+        self.log_alpha, self.margin = log_alpha, margin
+        k = margin.size
+        self.known = np.zeros(k, dtype=bool)
+        self.ab = np.zeros(k, dtype=bool)
+        self.ba = np.zeros(k, dtype=bool)
+        self.dropped = np.full((k, 2), -np.inf)
+
+    def update(self, best, open_item, open_side, open_upper):
+        """Settle the items whose verdicts the bracket [best, upper] of each side decides: a over
+        b holds iff sup_{r<=1} L < α max L, with sup_{r<=1} in [best0, ub0] and max L in
+        [max best, max ub]."""
+        ub = np.maximum(best, self.dropped)
+        np.maximum.at(ub, (open_item, open_side), open_upper)
+        m_lo, m_up = best.max(axis=1), ub.max(axis=1)
+        yes = ub < (self.log_alpha + m_lo - self.margin)[:, None]
+        no = best >= (self.log_alpha + m_up + self.margin)[:, None]
+        newly = (yes | no).all(axis=1) & ~self.known
+        self.ab[newly], self.ba[newly] = yes[newly, 0], yes[newly, 1]
+        self.known |= newly
+
+
+def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80, verdicts=None):
     """Raise ``best`` (k, 2) to the maximum of log L over the cells [lo, hi] per (item, side);
-    ``where`` (k, 2) follows the location of each maximum."""
+    ``where`` (k, 2) follows the location of each maximum.  With ``verdicts`` (:class:`_Verdicts`)
+    an item's cells are dropped once its dominance verdicts are proven."""
     item = np.concatenate([np.flatnonzero(np.isfinite(sides_lo[:, s])) for s in (0, 1)])
     side = np.concatenate([np.full(np.isfinite(sides_lo[:, s]).sum(), s) for s in (0, 1)])
     lo = np.concatenate([sides_lo[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
@@ -206,8 +279,8 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
     for _ in range(rounds):
         if item.size == 0:
             return
-        psi_lo_g, dpsi_lo_g = _psi_groups(pc, item, lo)
-        psi_hi_g, dpsi_hi_g = _psi_groups(pc, item, hi)
+        psi_lo_g, dpsi_lo_g, lg_lo, lpa_lo, lpb_lo = _cell_ends(pc, item, lo)
+        psi_hi_g, dpsi_hi_g, lg_hi, lpa_hi, lpb_hi = _cell_ends(pc, item, hi)
         psi_lo, psi_hi = psi_lo_g.sum(axis=1), psi_hi_g.sum(axis=1)
         # ψ: group 0 increases; groups 1-4 are monotone either way.
         rng_hi = psi_hi_g[:, 0] + np.maximum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
@@ -215,11 +288,10 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
         # ψ': group 0 decreases, group 1 increases, groups 2-5 monotone.
         d_hi = dpsi_lo_g[:, 0] + dpsi_hi_g[:, 1] + np.maximum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
         d_lo = dpsi_hi_g[:, 0] + dpsi_lo_g[:, 1] + np.minimum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
-        # log L: Λ scalars monotone, W_a increases, W_b decreases, p_a increases, p_b(1-u) decreases.
-        lg_lo, lpa_lo, lpb_lo = _lik_groups(pc, item, lo)
-        lg_hi, lpa_hi, lpb_hi = _lik_groups(pc, item, hi)
-        upper = (np.maximum(lg_lo[:, 0], lg_hi[:, 0]) + lg_hi[:, 1] + np.maximum(lg_lo[:, 2], lg_hi[:, 2])
-                 + lg_lo[:, 3] + np.logaddexp(lpa_hi, lpb_lo))
+        # log L: G_a decreases, G_b increases, p_a increases, p_b(1-u) decreases, and h_a + h_b is
+        # concave with its maximum at n1 / (n1 + n2): its largest value on the cell is exact.
+        upper = (_class_terms_max(pc.n1[item], pc.n2[item], lo, hi) + lg_lo[:, 1] + lg_hi[:, 3]
+                 + np.logaddexp(lpa_hi, lpb_lo))
         for vals, lp_a, lp_b, us in ((lg_lo, lpa_lo, lpb_lo, lo), (lg_hi, lpa_hi, lpb_hi, hi)):
             _raise(best, where, item, side, vals.sum(axis=1) + np.logaddexp(lp_a, lp_b), us)
         # ψ ≡ 0 on the cell (both bounds exactly 0) means L is constant there: its end values count.
@@ -228,6 +300,10 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
                    | (rng_lo > 0) | (rng_hi < 0) | flat)
         monotone = ~useless & ((d_lo > 0) | (d_hi < 0))
         crossing = monotone & (np.sign(psi_lo) != np.sign(psi_hi))
+        if verdicts is not None:    # items the bounds settle already need no roots
+            pending = crossing | (~useless & ~monotone)
+            verdicts.update(best, item[pending], side[pending], upper[pending])
+            crossing &= ~verdicts.known[item]
         if crossing.any():
             ci = np.flatnonzero(crossing)
             sign = np.where(psi_lo[ci] < 0, 1.0, -1.0)          # make the function increasing
@@ -252,6 +328,12 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80):
             mids = 0.5 * (lo + hi)[over]
             _raise(best, where, item[over], side[over], log_lik(pc, item[over], mids), mids)
             split &= ~crowded
+        if verdicts is not None:
+            pending = ~useless & ~monotone                # cells whose maximum is still unknown
+            given_up = np.flatnonzero(pending & ~split)   # crowded or too small: bound them forever
+            np.maximum.at(verdicts.dropped, (item[given_up], side[given_up]), upper[given_up])
+            verdicts.update(best, item[split], side[split], upper[split])
+            split &= ~verdicts.known[item]
         mid = 0.5 * (lo + hi)
         keep = np.flatnonzero(split)
         item = np.concatenate([item[keep], item[keep]])
@@ -274,11 +356,34 @@ def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
     return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
 
 
-def profile_maxima(pc: PairCounts):
+def dominance_pairs(pc: PairCounts, alpha: float, margin: np.ndarray, u0: np.ndarray | None = None):
+    """With the instance: ``alpha > critical_alpha_pairs(pc)`` for (a over b, b over a), two bool (k,).
+
+    The search of an item stops as soon as both verdicts are proven by its brackets with the
+    rounding ``margin`` (k,); the items that never settle run to the end and use the exact levels,
+    so the verdicts are those of :func:`critical_alpha_pairs` (``alpha`` > 0).  ``u0`` (k,) may
+    pass the roots of r = 1 where they are known already (NaN where not).
+    """
+    verdicts = _Verdicts(np.log(alpha), np.asarray(margin, float))
+    best, _, _ = profile_maxima(pc, verdicts=verdicts, u0=u0)
+    top = best.max(axis=1)
+    ab = np.where(verdicts.known, verdicts.ab, alpha > np.exp(best[:, 0] - top))
+    ba = np.where(verdicts.known, verdicts.ba, alpha > np.exp(best[:, 1] - top))
+    return ab, ba
+
+
+def profile_maxima(pc: PairCounts, verdicts=None, u0=None):
     """With the instance: log max of L on ``{r <= 1}`` and on ``{r >= 1}`` (k, 2), where they are
-    attained (k, 2, in u), and u0 (k,) where r = 1."""
+    attained (k, 2, in u), and u0 (k,) where r = 1.  ``verdicts``, ``u0``: see
+    :func:`dominance_pairs`."""
     k = pc.n1.size
-    u0 = _ratio_root(pc, 1.0)
+    if u0 is None:
+        u0 = _ratio_root(pc, 1.0)
+    else:
+        u0 = np.array(u0, dtype=float)
+        missing = np.flatnonzero(np.isnan(u0))
+        if missing.size:
+            u0[missing] = _ratio_root(pc.take(missing), 1.0)
     all_idx = np.arange(k)
     at_u0 = log_lik(pc, all_idx, u0)
     best = np.stack([at_u0, at_u0], axis=1)
@@ -294,7 +399,7 @@ def profile_maxima(pc: PairCounts):
     lo = np.stack([np.where(u0 > 0, _DELTA, np.nan), np.where(u0 < 1, np.maximum(u0, _DELTA), np.nan)], 1)
     hi = np.stack([np.minimum(u0, 1 - _DELTA), np.full(k, 1 - _DELTA)], axis=1)
     lo[~(lo < hi)] = np.nan
-    _max_with_instance(pc, lo, hi, best, where)
+    _max_with_instance(pc, lo, hi, best, where, verdicts=verdicts)
     return best, where, u0
 
 
