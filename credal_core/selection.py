@@ -5,7 +5,9 @@ Every instance gets a *pair* of critical perturbation thresholds (004 §3,
 :meth:`NaiveBayes.perturbation_threshold`): the largest IDM strength ``s`` for which the
 Laplace-IDM NCC around C1 (resp. C2) still returns only C1's (C2's) class.  A new instance is
 classified by whichever of C1, C2 was right more often on its ``k`` nearest training instances in
-this threshold plane (004 §4), under the Euclidean or the Chebyshev distance.
+this threshold plane (004 §4), under the Euclidean or the Chebyshev distance.  Training instances tied
+at the k-th smallest distance are all counted (categorical data put many instances on the same point),
+so the choice does not depend on the order of the training rows.
 
 :func:`sequential_forward_selection` chooses the two subsets as 004 does (the best and the
 second-best subset found by SFS), and :mod:`credal_core.selection_protocol` runs 004's experiments.
@@ -159,33 +161,43 @@ def pairwise_distance(a: np.ndarray, b: np.ndarray, distance: str) -> np.ndarray
     return diff.max(axis=2)
 
 
-def neighbour_order(train_pairs, test_pairs, distance, k_max):
-    """Indices (t, k_max) of the nearest training pairs, nearest first.
+def neighbourhoods(train_pairs, test_pairs, distance, ks):
+    """The neighbourhoods of the test points for every k of ``ks`` (004 §4 with the tie rule below).
 
-    Ties in distance go to the lower training index (a stable sort), so the result is deterministic.
+    The neighbourhood of size k of a test point is every training point whose distance is at most the
+    k-th smallest distance :math:`d_{(k)}` (k capped at the number of training points): all the
+    points tied at the boundary are in, so the result does not depend on the order of the training
+    rows.  Without a tie at :math:`d_{(k)}` it is the plain k nearest.
+
+    Returns ``order`` (t, n) and ``dist`` (t, n), the training positions and their distances sorted
+    nearest first (ties by position, for display only), and ``sizes`` (t, len(ks)), the number of
+    leading entries of ``order`` in each neighbourhood (>= k).
     """
     d = pairwise_distance(test_pairs, train_pairs, distance)
-    order = np.argsort(d, axis=1, kind="stable")[:, :k_max]
-    return order, np.take_along_axis(d, order, axis=1)
+    order = np.argsort(d, axis=1, kind="stable")
+    dist = np.take_along_axis(d, order, axis=1)
+    ks = np.minimum(np.asarray(ks, dtype=int), order.shape[1])
+    boundary = dist[:, ks - 1]                                              # (t, len(ks)): d_(k)
+    sizes = (dist[:, :, None] <= boundary[:, None, :]).sum(axis=1)          # sorted rows: a prefix
+    return order, dist, sizes
 
 
-def choices_for_ks(train_correct, order, ks) -> np.ndarray:
+def choices_for_ks(train_correct, order, sizes) -> np.ndarray:
     """Chosen classifier (0 = C1, 1 = C2) per test instance and k: bool (t, len(ks)), True = C2.
 
-    C2 is chosen only if it was right strictly more often than C1 on the k neighbours; a tie of the
-    two success rates goes to C1 (the SFS winner in 004's setting).  ``k`` above the number of
-    training instances uses them all.
+    ``order`` and ``sizes`` as returned by :func:`neighbourhoods`.  C2 is chosen only if it was right
+    strictly more often than C1 on the neighbourhood; a tie of the two counts goes to C1 (the SFS
+    winner in 004's setting).
     """
-    hits = np.cumsum(train_correct[order].astype(np.int64), axis=1)       # (t, k_max, 2)
-    cols = np.minimum(np.asarray(ks), order.shape[1]) - 1
-    return hits[:, cols, 1] > hits[:, cols, 0]
+    hits = np.cumsum(train_correct[order].astype(np.int64), axis=1)       # (t, n, 2)
+    rows = np.arange(order.shape[0])[:, None]
+    return hits[rows, sizes - 1, 1] > hits[rows, sizes - 1, 0]
 
 
 def selector_hits(train_pairs, train_correct, test_pairs, predicted, y_codes, distance, ks) -> np.ndarray:
     """Number of test instances (given their pairs and C1/C2 predictions) the selector gets right, per k."""
-    ks = np.asarray(ks)
-    order, _ = neighbour_order(train_pairs, test_pairs, distance, min(int(ks.max()), len(train_pairs)))
-    use_2 = choices_for_ks(train_correct, order, ks)                        # (t, len(ks))
+    order, _, sizes = neighbourhoods(train_pairs, test_pairs, distance, ks)
+    use_2 = choices_for_ks(train_correct, order, sizes)                     # (t, len(ks))
     chosen = np.where(use_2, predicted[:, [1]], predicted[:, [0]])
     return (chosen == y_codes[:, None]).sum(axis=0)
 
@@ -285,7 +297,20 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
 
     where :math:`N_k(x)` are the ``k`` training points nearest to :math:`(s_1(x), s_2(x))` in the
     Euclidean or the Chebyshev (:math:`\max(|\Delta s_1|, |\Delta s_2|)`) distance (004 §4, Fig. 2).
-    Ties in distance go to the lower training row (deterministic).  With more than two classes
+
+    **Ties in distance.**  On categorical data many training instances share the same pair of
+    thresholds, so the k-th nearest point is often one of a group of equally distant points.  004
+    does not say which of them to take; here every one of them is a neighbour:
+
+    .. math::
+        N_k(x) = \{\, i : d(x, x_i) \le d_{(k)}(x) \,\}
+
+    with :math:`d_{(k)}(x)` the k-th smallest of the distances :math:`d(x, x_i)` (computed in
+    floating point; identical points always tie).  :math:`N_k(x)` holds k points when there is no tie
+    at :math:`d_{(k)}`, more otherwise, and it does not depend on the order of the training rows: with
+    ``training_thresholds="resubstitution"`` refitting on row-permuted data gives the same choice for
+    every instance (out-of-fold thresholds depend on the seeded folds, hence on the row order).
+    ``explain`` reports the neighbours actually used.  With more than two classes
     "right" means predicting exactly the true class; the thresholds are defined for any number of
     classes (the smallest threshold over the rival classes).
 
@@ -295,9 +320,10 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         The features of C1 and C2.  ``None`` (both): chosen on the training data by
         :func:`sequential_forward_selection`, C1 the best and C2 the second-best subset (004 §2).
     k : int or "cv", default=3
-        Number of neighbours (004 Example 4 peaks at k = 3 on Balloons).  ``"cv"``: chosen from
-        ``k_grid`` by stratified ``n_folds``-fold cross-validation on the training set (004 §5); ties
-        go to the smallest k.  A k above the number of training instances uses them all.
+        Number of neighbours (004 Example 4 peaks at k = 3 on Balloons); points tied at the k-th
+        distance are all used (see above).  ``"cv"``: chosen from ``k_grid`` by stratified
+        ``n_folds``-fold cross-validation on the training set (004 §5); ties go to the smallest k.
+        A k above the number of training instances uses them all.
     distance : {"euclidean", "chebyshev"}, default="euclidean"
     k_grid : tuple of int, default=(2, ..., 20)
     training_thresholds : {"resubstitution", "cross_validation"}, default="resubstitution"
@@ -307,7 +333,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         thresholds come from).  ``"cross_validation"`` scores each training instance by classifiers
         learned without it (``n_folds`` folds), closer to how test instances are seen.
     n_folds : int, default=5
-    random_state : int, default=0
+    random_state : int >= 0, default=0
         Seed of the folds (k by CV, out-of-fold thresholds, SFS).
 
     Attributes
@@ -335,8 +361,10 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
     >>> sel = ThresholdSelector(features_1=["a", "b"], features_2=["a", "c"], k=3).fit(X, y)
     >>> sel.predict(X.iloc[:2]).tolist()
     [0, 0]
-    >>> sel.explain(X.iloc[:1])[["chosen", "success_1", "success_2"]].to_dict("records")
-    [{'chosen': 'C1', 'success_1': 1.0, 'success_2': 1.0}]
+    >>> sel.explain(X.iloc[:1])[["n_neighbours", "chosen", "success_1", "success_2"]].to_dict("records")
+    [{'n_neighbours': 6, 'chosen': 'C1', 'success_1': 1.0, 'success_2': 1.0}]
+
+    Six training rows sit on the instance's own point (distance 0 = the 3rd-smallest): all six count.
     """
 
     def __init__(self, *, features_1=None, features_2=None, k=3, distance: str = "euclidean",
@@ -365,6 +393,9 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         grid = tuple(self.k_grid)
         if not grid or not all(_is_count(k, 1) for k in grid):
             raise ValueError(f"k_grid must be a non-empty list of positive integers; got {self.k_grid!r}")
+        if not _is_count(self.random_state, 0):
+            raise ValueError(f"random_state must be a non-negative integer (the seed of the folds); "
+                             f"got {self.random_state!r}")
         if (self.features_1 is None) != (self.features_2 is None):
             raise ValueError("give both features_1 and features_2, or neither (then SFS chooses them)")
 
@@ -428,10 +459,12 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         models = (self.classifier_1_, self.classifier_2_)
         pairs = np.column_stack([m.perturbation_threshold(f) for m, f in zip(models, frames)])
         predicted = np.column_stack([_class_codes(m.predict(f), m.classes_) for m, f in zip(models, frames)])
-        k = min(self.k_, len(self.training_thresholds_))
-        order, dist = neighbour_order(self.training_thresholds_, pairs, self.distance, k)
-        use_2 = choices_for_ks(self.training_correct_, order, [k])[:, 0]
-        return pairs, predicted, order, dist, use_2
+        order, dist, sizes = neighbourhoods(self.training_thresholds_, pairs, self.distance, [self.k_])
+        use_2 = choices_for_ks(self.training_correct_, order, sizes)[:, 0]
+        sizes = sizes[:, 0]
+        neighbours = [row[:m] for row, m in zip(order, sizes)]
+        distances = [row[:m] for row, m in zip(dist, sizes)]
+        return pairs, predicted, neighbours, distances, use_2
 
     def predict(self, X) -> np.ndarray:
         """The class predicted by the classifier (C1 or C2) selected for each instance."""
@@ -442,27 +475,38 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         """Which classifier is selected per instance: int array of 1 (C1) or 2 (C2)."""
         return 1 + self._decide(X)[4].astype(int)
 
-    def kneighbors(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """(distances, training row positions), each (n, k): the neighbours on the threshold plane."""
-        _, _, order, dist, _ = self._decide(X)
-        return dist, order
+    def kneighbors(self, X) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """(distances, training row positions) of each instance's neighbours on the threshold plane.
+
+        Two lists with one 1-D array per instance, nearest first: every training point at a distance
+        at most the k-th smallest, so an array holds k points or more when several tie at that
+        distance (ragged, unlike scikit-learn's ``KNeighborsMixin.kneighbors``).
+        """
+        _, _, neighbours, distances, _ = self._decide(X)
+        return distances, neighbours
 
     def explain(self, X) -> pd.DataFrame:
         """Why each instance got its prediction: one row per instance.
 
         Columns: ``threshold_1``, ``threshold_2`` (its point on the plane), ``prediction_1``,
         ``prediction_2`` (what C1 and C2 say), ``neighbours`` (tuple of training row positions,
-        nearest first), ``distances``, ``success_1``, ``success_2`` (share of those neighbours each
-        classifier got right), ``chosen`` ("C1"/"C2") and ``prediction``.
+        nearest first: every training point at a distance at most the k-th smallest, ties by row
+        position), ``n_neighbours`` (their number: k, or more when points tie at the k-th distance),
+        ``distances``, ``hits_1``, ``hits_2`` (how many of the neighbours C1 / C2 got right),
+        ``success_1``, ``success_2`` (the same as shares), ``chosen`` ("C1"/"C2") and ``prediction``.
         """
-        pairs, predicted, order, dist, use_2 = self._decide(X)
-        hits = self.training_correct_[order].mean(axis=1)                   # (n, 2)
+        pairs, predicted, neighbours, distances, use_2 = self._decide(X)
+        hits = np.array([self.training_correct_[rows].sum(axis=0) for rows in neighbours],
+                        dtype=int).reshape(-1, 2)                              # (n, 2)
+        sizes = np.array([rows.size for rows in neighbours], dtype=int)
         return pd.DataFrame({
             "threshold_1": pairs[:, 0], "threshold_2": pairs[:, 1],
             "prediction_1": self.classes_[predicted[:, 0]], "prediction_2": self.classes_[predicted[:, 1]],
-            "neighbours": [tuple(int(i) for i in row) for row in order],
-            "distances": [tuple(float(d) for d in row) for row in dist],
-            "success_1": hits[:, 0], "success_2": hits[:, 1],
+            "neighbours": [tuple(int(i) for i in row) for row in neighbours],
+            "n_neighbours": sizes,
+            "distances": [tuple(float(d) for d in row) for row in distances],
+            "hits_1": hits[:, 0], "hits_2": hits[:, 1],
+            "success_1": hits[:, 0] / sizes, "success_2": hits[:, 1] / sizes,
             "chosen": np.where(use_2, "C2", "C1"),
             "prediction": self.classes_[np.where(use_2, predicted[:, 1], predicted[:, 0])],
         })

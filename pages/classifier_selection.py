@@ -29,7 +29,7 @@ DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weathe
 DISTANCE_LABELS = {"euclidean": "Euclidean", "chebyshev": "Chebyshev"}
 MODE_LABELS = {"resubstitution": "resubstitution (004)", "cross_validation": "out-of-fold (5-fold CV)"}
 K_MIN, K_MAX, K_DEFAULT = 1, 30, 3
-ROW_DEFAULT = 4          # Balloons, split 0: C1 and C2 disagree, and the choice flips between k = 3 and 4
+ROW_DEFAULT = 4          # Balloons, split 0: C1 and C2 disagree; k = 4 adds 4 tied rows and flips the choice
 RUNS_MIN, RUNS_MAX, RUNS_STEP, RUNS_DEFAULT = 10, 100, 10, 100
 SEED_MAX = 9_999
 # widget keys (prefixed: session state is shared by all pages)
@@ -124,6 +124,24 @@ def on_data_change() -> None:
     st.session_state[K_ROW] = 0
 
 
+def show_accuracy_curve(curve: pd.DataFrame, runs: int, k: int, is_paper: bool) -> None:
+    """004 Fig. 3 for the current data and features, with the peaks in words."""
+    figure = accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
+                                  paper=PAPER_FIG3_BALLOONS if is_paper else None)
+    st.plotly_chart(figure, key="accuracy_chart")
+    acc = curve.pivot(index="k", columns="classifier", values="accuracy")
+    best_k = {c: int(acc[c].idxmax()) for c in ("selector (Euclidean)", "selector (Chebyshev)")}
+    st.markdown(
+        f"Over {runs} splits: C1 **{acc['C1'].iloc[0]:.4f}**, C2 **{acc['C2'].iloc[0]:.4f}**; the Euclidean "
+        f"selector peaks at k = {best_k['selector (Euclidean)']} "
+        f"(**{acc['selector (Euclidean)'].max():.4f}**), the Chebyshev one at k = "
+        f"{best_k['selector (Chebyshev)']} (**{acc['selector (Chebyshev)'].max():.4f}**)."
+        + (" 004 reports C1 0.776502, C2 0.746948 and, at k = 3, 0.788961 (Euclidean) and 0.788485 "
+           "(Chebyshev); its splits are not published, so only the pattern can be compared."
+           if is_paper else "")
+    )
+
+
 # ---------------------------------------------------------------- the page
 st.title("Classifier selection")
 st.markdown(
@@ -148,14 +166,22 @@ st.latex(
 st.markdown(
     "where $N_k(x)$ are the $k$ training instances whose points $(s_1^*(x_i), s_2^*(x_i))$ are nearest to "
     "$(s_1^*(x), s_2^*(x))$ — Euclidean or Chebyshev ($\\max(|\\Delta s_1|, |\\Delta s_2|)$) distance; "
-    "ties of the two counts go to C1."
+    "ties of the two counts go to C1. On categorical data many training instances share the same point, "
+    "so the $k$-th nearest point is often one of several at the same distance. 004 does not say which to "
+    "take; here **all of them** count, so $N_k(x)$ may hold more than $k$ rows and the choice never "
+    "depends on the order of the rows in the file:"
 )
+st.latex(r"N_k(x)=\{\,i:\ d(x,x_i)\le d_{(k)}(x)\,\},\qquad d_{(k)}(x)=\text{the }k\text{-th smallest "
+         r"of the distances } d(x,x_i)")
 st.info(
     "**Try this:** the default view is Balloons (004's data set; C1 = all four features, C2 = colour, "
-    "act, age), split 0, test row 4, where C1 says F and C2 says T (the truth). At k = 3 the selector "
-    "hands the instance to C2 and is right; drag **k** to 4 and the neighbours' score ties, so C1 is used "
-    "and the answer is wrong. Watch the green diamonds (Euclidean) and purple stars (Chebyshev) spread as "
-    "k grows. The curve at the bottom is 004 Fig. 3: the selectors beat both classifiers, best at k = 3."
+    "act, age), split 0, test row 4, where C1 says F and C2 says T (the truth). At k = 3 its three "
+    "nearest training rows sit exactly on its own point of the plane; C2 was right on 2 of them, C1 on 1, "
+    "so the selector hands the instance to C2 and is right. Drag **k** to 4: the next point is shared by "
+    "4 more rows, all of them count, and on those 7 rows C1 was right 4 times against 3 for C2 — C1 is "
+    "used and the answer is wrong. Watch the green diamonds (Euclidean) and purple stars (Chebyshev) "
+    "spread as k grows. The curve at the bottom is 004 Fig. 3: the selectors beat both classifiers at "
+    "small k."
 )
 
 init_state()
@@ -206,7 +232,13 @@ if f1t == f2t:
                "(ties of the success rates go to C1). Choose different subsets to see a selection.")
 
 train, test = split(name, int(seed))
-selectors = {d: fitted_selector(name, f1t, f2t, int(seed), int(k), d, mode) for d in DISTANCE_LABELS}
+try:
+    selectors = {d: fitted_selector(name, f1t, f2t, int(seed), int(k), d, mode) for d in DISTANCE_LABELS}
+except ValueError as err:
+    to_url()
+    st.error(f"The selector cannot be learned on the training part of split {seed}: {err} "
+             "Try another split or other features.")
+    st.stop()
 selector = selectors[distance]
 
 # ---- the instance
@@ -239,8 +271,9 @@ counts = training["outcome"].value_counts()
 st.caption(
     f"{len(train)} training rows (70%) of split {seed}; identical points are merged (bigger marker = more "
     f"rows). Both right: {counts.get('both right', 0)}, only C1: {counts.get('only C1', 0)}, "
-    f"only C2: {counts.get('only C2', 0)}, neither: {counts.get('neither', 0)}. Ties in distance go to the "
-    "lower training row, so exactly k neighbours are used."
+    f"only C2: {counts.get('only C2', 0)}, neither: {counts.get('neither', 0)}. Every training row at a "
+    "distance at most the k-th smallest is a neighbour: when rows tie at that distance, more than k rows "
+    "are counted (and the row order never matters)."
 )
 
 described = ", ".join(f"{c} = {instance.iloc[0][c]}" for c in columns)
@@ -248,24 +281,28 @@ kk = min(selector.k_, len(train))     # a k above the number of training rows us
 if selector.k_ > len(train):
     st.caption(f"k = {selector.k_} is more than the {len(train)} training rows: all of them are the "
                "neighbours.")
-n1, n2 = round(chosen["success_1"] * kk), round(chosen["success_2"] * kk)
-verdict = (f"C2 was right more often ({n2} of {kk} against {n1}), so the selector uses **C2**"
+n1, n2, used = int(chosen["hits_1"]), int(chosen["hits_2"]), int(chosen["n_neighbours"])
+verdict = (f"C2 was right more often ({n2} of {used} against {n1}), so the selector uses **C2**"
            if chosen["chosen"] == "C2" else
-           f"C1 was right at least as often ({n1} of {kk} against {n2} for C2; ties go to C1), so the "
+           f"C1 was right at least as often ({n1} of {used} against {n2} for C2; ties go to C1), so the "
            "selector uses **C1**")
+tied = sum(d == chosen["distances"][-1] for d in chosen["distances"])
+neighbourhood = f"its {kk} nearest training points ({DISTANCE_LABELS[distance]} distance"
+neighbourhood += ")" if used == kk else (f"; {used} rows, because {tied} of them tie at the distance of "
+                                         f"neighbour number {kk} and all of them count)")
 truth_text = "" if truth is None else (f" The true class is **{truth}**: the selector is "
                                        f"{'right' if str(chosen['prediction']) == truth else 'wrong'}.")
 st.markdown(
     f"**The instance** ({described}) has critical thresholds **s₁ = {chosen['threshold_1']:.4f}** for C1 "
     f"(which predicts **{chosen['prediction_1']}**) and **s₂ = {chosen['threshold_2']:.4f}** for C2 (which "
-    f"predicts **{chosen['prediction_2']}**). Among its {kk} nearest training points "
-    f"({DISTANCE_LABELS[distance]} distance) {verdict}: the prediction is "
+    f"predicts **{chosen['prediction_2']}**). Among {neighbourhood} {verdict}: the prediction is "
     f"**{chosen['prediction']}**.{truth_text}"
 )
 st.table(pd.DataFrame({
     "distance": [DISTANCE_LABELS[d] for d in DISTANCE_LABELS],
     "C1 right on neighbours": [f"{info[d]['success_1']:.0%}" for d in DISTANCE_LABELS],
     "C2 right on neighbours": [f"{info[d]['success_2']:.0%}" for d in DISTANCE_LABELS],
+    "neighbours used": [int(info[d]["n_neighbours"]) for d in DISTANCE_LABELS],
     "classifier used": [info[d]["chosen"] for d in DISTANCE_LABELS],
     "prediction": [str(info[d]["prediction"]) for d in DISTANCE_LABELS],
     "neighbour rows (training positions)": [", ".join(map(str, info[d]["neighbours"]))
@@ -277,28 +314,26 @@ st.header("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)")
 runs = st.slider("Number of random splits", RUNS_MIN, RUNS_MAX, step=RUNS_STEP, key=K_RUNS,
                  help="004 averages over 100 random 70/30 splits.")
 to_url()
-curve = accuracy_curve(name, f1t, f2t, int(runs), mode)
+try:
+    curve = accuracy_curve(name, f1t, f2t, int(runs), mode)
+except ValueError as err:
+    curve = None
+    st.error(f"The accuracy curve cannot be computed for these settings: {err}")
 is_paper = name == "balloons" and (f1t, f2t) == PAPER_SUBSETS["balloons"]
-st.plotly_chart(accuracy_vs_k_figure(curve, k=int(k) if k <= 20 else None,
-                                     paper=PAPER_FIG3_BALLOONS if is_paper else None), key="accuracy_chart")
-acc = curve.pivot(index="k", columns="classifier", values="accuracy")
-best_k = {c: int(acc[c].idxmax()) for c in ("selector (Euclidean)", "selector (Chebyshev)")}
-st.markdown(
-    f"Over {runs} splits: C1 **{acc['C1'].iloc[0]:.4f}**, C2 **{acc['C2'].iloc[0]:.4f}**; the Euclidean "
-    f"selector peaks at k = {best_k['selector (Euclidean)']} "
-    f"(**{acc['selector (Euclidean)'].max():.4f}**), the Chebyshev one at k = "
-    f"{best_k['selector (Chebyshev)']} (**{acc['selector (Chebyshev)'].max():.4f}**)."
-    + (" 004 reports C1 0.776502, C2 0.746948 and, at k = 3, 0.788961 (Euclidean) and 0.788485 "
-       "(Chebyshev); its splits are not published, so only the pattern can be compared." if is_paper else "")
-)
+if curve is not None:
+    show_accuracy_curve(curve, int(runs), int(k), is_paper)
 
 # ---- Table 2
 st.header("3. 004 Table 2: k chosen by cross-validation")
 show_table = st.toggle("Compute Table 2 for this data set (k chosen by 5-fold CV on each training set — "
                        "slower)", key=K_TABLE2)
 to_url()
-if show_table:
-    table = table2(name, f1t, f2t, int(runs), mode)
+try:
+    table = table2(name, f1t, f2t, int(runs), mode) if show_table else None
+except ValueError as err:
+    table = None
+    st.error(f"Table 2 cannot be computed for these settings: {err}")
+if table is not None:
     shown = table.copy()
     for c in ("C1", "C2", "selector (Euclidean)", "selector (Chebyshev)"):
         shown[c] = shown[c].map(lambda v: f"{v:.4f}")

@@ -6,6 +6,7 @@ Runs the whole app (``app.py``, page at ``/classifier_selection``).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
@@ -16,12 +17,28 @@ if not HAVE_CHROMIUM:
     pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def page_url():
     with streamlit_app("streamlit_classifier_selection.log") as url:
         yield url + "classifier_selection"
+
+
+def explain_default_row(k: int):
+    """The API's explanation of the page's default instance (Balloons, split 0, test row 4, Euclidean)."""
+    import pandas as pd
+
+    from credal_core.experiments.splits import repeated_holdout
+    from credal_core.selection import ThresholdSelector
+
+    X = pd.read_csv(ROOT / "sample_data" / "balloons.csv", dtype=str)
+    y = X.pop("inflated").to_numpy()
+    train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
+    sel = ThresholdSelector(features_1=["color", "size", "act", "age"], features_2=["color", "act", "age"],
+                            k=k).fit(X.iloc[train], y[train])
+    return sel.explain(X.iloc[[test[4]]]).iloc[0]
 
 
 def k_thumb(page):
@@ -57,6 +74,10 @@ def test_moving_k_redraws_the_threshold_plane(page_url):
             expect(plane).to_contain_text("k nearest (Euclidean), k = 12", timeout=30_000)
             expect(plane).to_contain_text("k nearest (Chebyshev), k = 12")
             expect(decision).to_contain_text("Among its 12 nearest training points", timeout=30_000)
+            # rows tied at the 12th distance all count: the page says how many rows were used
+            used = int(explain_default_row(12)["n_neighbours"])
+            assert used > 12
+            expect(decision).to_contain_text(f"(Euclidean distance; {used} rows, because")
             expect(page).to_have_url(re.compile(r"[?&]k=12\b"), timeout=10_000)
             # more neighbours cover more distinct points of the plane: more markers drawn
             page.wait_for_timeout(500)

@@ -3,9 +3,13 @@
 * the training points of the threshold plane against brute_force.perturbation_threshold (bisection on
   s with the raw vertex-enumeration dominance test) for the classifiers on each feature subset;
 * the whole decision (neighbours, success rates, choice, prediction) against a loop-per-instance
-  k-nearest-neighbour selector written here from 004 §4;
-* k by cross-validation against refitting the selector with every fixed k on the same folds;
-* SFS against an independent Laplace naive Bayes written here with plain counts, and 004's Balloons;
+  k-nearest-neighbour selector written here from 004 §4 with the tie rule "every point at a distance
+  <= the k-th smallest";
+* that rule makes the choice independent of the training-row order (refits on permuted rows);
+* k by cross-validation (both kinds of training thresholds) against refitting the selector with
+  every fixed k on the same folds;
+* SFS (1 and 2 repeats) against an independent Laplace naive Bayes written here with plain counts,
+  and 004's Balloons;
 * the two guarantees of the issue: C1 == C2's subsets gives C1; k = all training points gives the
   globally better classifier.
 """
@@ -25,6 +29,7 @@ from credal_core.naive_bayes import NaiveBayes
 from credal_core.selection import ThresholdSelector, best_two_subsets, sequential_forward_selection
 
 BALLOONS = Path(__file__).resolve().parents[2] / "sample_data" / "balloons.csv"
+F1_BALLOONS, F2_BALLOONS = ["color", "size", "act", "age"], ["color", "act", "age"]      # 004 Table 1
 
 
 def random_selection_case(seed: int, n_rows=(6, 16), n_features=(2, 4), n_classes=None):
@@ -69,14 +74,17 @@ def brute_thresholds(X_train, y_train, classes, X_rows):
 
 
 def loop_selector(train_pairs, train_correct, test_pairs, pred_1, pred_2, k, distance):
-    """004 §4 one instance at a time: sort the training points by (distance, row), compare hits."""
+    """004 §4 one instance at a time: the neighbours are every training point whose distance is at most
+    the k-th smallest (all the ties at the boundary), listed by (distance, row); compare hits."""
     chosen, preds, neighbours = [], [], []
     for point, p1, p2 in zip(test_pairs, pred_1, pred_2):
         dists = []
         for i, q in enumerate(train_pairs):
             dx, dy = abs(point[0] - q[0]), abs(point[1] - q[1])
             dists.append(((dx * dx + dy * dy) ** 0.5 if distance == "euclidean" else max(dx, dy), i))
-        near = [i for _, i in sorted(dists)[:k]]
+        ranked = sorted(dists)
+        boundary = ranked[min(k, len(ranked)) - 1][0]
+        near = [i for d, i in ranked if d <= boundary]
         hits_1 = sum(bool(train_correct[i][0]) for i in near)
         hits_2 = sum(bool(train_correct[i][1]) for i in near)
         use_2 = hits_2 > hits_1
@@ -124,7 +132,7 @@ def test_test_points_match_brute_force_thresholds():
 # ---------------------------------------------------------------- the decision
 @pytest.mark.parametrize("distance", ["euclidean", "chebyshev"])
 def test_decision_matches_loop_reference(distance):
-    n_cases = differ = 0
+    n_cases = differ = enlarged = 0
     for seed in range(30):
         X, y, X_test, f1, f2 = random_selection_case(1000 + seed)
         k = int(np.random.default_rng(seed).integers(1, len(y) + 3))
@@ -139,11 +147,55 @@ def test_decision_matches_loop_reference(distance):
         assert info["neighbours"].tolist() == near, seed
         np.testing.assert_array_equal(sel.predict(X_test), preds)
         np.testing.assert_array_equal(sel.choose(X_test), [int(c[1]) for c in chosen])
-        hits = sel.training_correct_[np.array(near)].mean(axis=1)
-        np.testing.assert_allclose(info[["success_1", "success_2"]].to_numpy(), hits)
+        hits = np.array([sel.training_correct_[list(rows)].sum(axis=0) for rows in near])
+        np.testing.assert_array_equal(info[["hits_1", "hits_2"]].to_numpy(), hits)
+        sizes = np.array([len(rows) for rows in near])
+        np.testing.assert_array_equal(info["n_neighbours"], sizes)
+        np.testing.assert_allclose(info[["success_1", "success_2"]].to_numpy(), hits / sizes[:, None])
+        distances, rows = sel.kneighbors(X_test)
+        assert [tuple(r.tolist()) for r in rows] == near
+        assert all(np.all(np.diff(d) >= 0) for d in distances)
         n_cases += 1
         differ += int(np.any(pred_1 != pred_2))
+        enlarged += int(np.sum(sizes > min(k, len(y))))
     assert differ > 5     # the choice matters in many cases (not vacuous)
+    assert enlarged > 5   # and so do ties at the k-th distance
+
+
+def _choices_after_permutations(X, y, X_test, f1, f2, k, distance, n_perm, rng):
+    base = ThresholdSelector(features_1=f1, features_2=f2, k=k, distance=distance).fit(X, y)
+    want = base.choose(X_test), base.predict(X_test)
+    for _ in range(n_perm):
+        p = rng.permutation(len(y))
+        sel = ThresholdSelector(features_1=f1, features_2=f2, k=k, distance=distance).fit(
+            X.iloc[p].reset_index(drop=True), y[p])
+        yield want, (sel.choose(X_test), sel.predict(X_test))
+
+
+def test_choices_do_not_depend_on_the_order_of_the_training_rows():
+    """Balloons' 76 rows sit on 12 points of the plane: the boundary of a neighbourhood is nearly always
+    a group of tied rows.  Under "the first k rows of the group" (a stable sort) 2 of 20 permutations
+    changed the choice for k = 3; with every tied row in, no permutation may change any choice."""
+    frame = pd.read_csv(BALLOONS, dtype=str)
+    y = frame.pop("inflated").to_numpy()
+    rng = np.random.default_rng(0)
+    distinct = frame.drop_duplicates()
+    compared = 0
+    for k, distance in ((3, "euclidean"), (4, "chebyshev"), (5, "euclidean"), (7, "chebyshev")):
+        perms = _choices_after_permutations(frame, y, distinct, F1_BALLOONS, F2_BALLOONS, k, distance, 3, rng)
+        for want, got in perms:
+            np.testing.assert_array_equal(got[0], want[0], err_msg=f"k={k} {distance}")
+            np.testing.assert_array_equal(got[1], want[1], err_msg=f"k={k} {distance}")
+            compared += 1
+    for seed in range(12):
+        X, y, X_test, f1, f2 = random_selection_case(3000 + seed, n_rows=(10, 20))
+        k, distance = 1 + seed % 4, ("euclidean", "chebyshev")[seed % 2]
+        perms = _choices_after_permutations(X, y, pd.concat([X, X_test]), f1, f2, k, distance, 2, rng)
+        for want, got in perms:
+            np.testing.assert_array_equal(got[0], want[0], err_msg=f"seed {seed}")
+            np.testing.assert_array_equal(got[1], want[1], err_msg=f"seed {seed}")
+            compared += 1
+    assert compared == 4 * 3 + 12 * 2
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -170,17 +222,21 @@ def test_k_all_points_picks_globally_better_classifier(seed, distance, extra):
     np.testing.assert_array_equal(sel.choose(X_test), 2 if hits_2 > hits_1 else 1)
 
 
-def test_k_by_cross_validation_matches_refits_with_fixed_k():
+@pytest.mark.parametrize("mode", ["resubstitution", "cross_validation"])
+def test_k_by_cross_validation_matches_refits_with_fixed_k(mode):
+    """Each fold's selector is refitted from scratch (with ``cross_validation`` its own training
+    thresholds come from an inner 5-fold split of the fold's training rows, seeded alike)."""
     grid = (1, 2, 3, 5, 8)
-    for seed in range(3):
+    for seed in range(3 if mode == "resubstitution" else 2):
         X, y, _, f1, f2 = random_selection_case(500 + seed, n_rows=(12, 18))
         for distance in ("euclidean", "chebyshev"):
             sel = ThresholdSelector(features_1=f1, features_2=f2, k="cv", k_grid=grid, distance=distance,
-                                    random_state=seed).fit(X, y)
+                                    random_state=seed, training_thresholds=mode).fit(X, y)
             want = np.zeros(len(grid))
             for train, test in repeated_stratified_kfold(y, n_splits=5, n_repeats=1, seed=seed):
                 for i, k in enumerate(grid):
-                    inner = ThresholdSelector(features_1=f1, features_2=f2, k=k, distance=distance)
+                    inner = ThresholdSelector(features_1=f1, features_2=f2, k=k, distance=distance,
+                                              random_state=seed, training_thresholds=mode)
                     assert set(y[train]) == set(y), "pick seeds whose folds hold every class"
                     inner.fit(X.iloc[train], y[train])
                     want[i] += np.sum(inner.predict(X.iloc[test]) == y[test])
@@ -189,16 +245,20 @@ def test_k_by_cross_validation_matches_refits_with_fixed_k():
 
 
 # ---------------------------------------------------------------- SFS
-def test_sfs_scores_match_independent_naive_bayes():
+@pytest.mark.parametrize("n_repeats", [1, 2])
+def test_sfs_scores_match_independent_naive_bayes(n_repeats):
     X, y, *_ = random_selection_case(7, n_rows=(20, 20), n_features=(3, 3))
-    table = sequential_forward_selection(X, y, n_folds=4, n_repeats=1, seed=3)
+    table = sequential_forward_selection(X, y, n_folds=4, n_repeats=n_repeats, seed=3)
     classes = np.array(sorted(set(y)))
-    folds = list(repeated_stratified_kfold(y, n_splits=4, n_repeats=1, seed=3))
+    folds = list(repeated_stratified_kfold(y, n_splits=4, n_repeats=n_repeats, seed=3))
+    assert len(folds) == 4 * n_repeats
     for _, row in table.iterrows():
         feats = list(row["features"])
         hits = sum(np.sum(laplace_predict(X.iloc[tr][feats], y[tr], classes, X.iloc[te][feats]) == y[te])
                    for tr, te in folds)
-        assert row["accuracy"] == pytest.approx(hits / len(y))
+        # the share of right answers over all n_repeats * n test predictions
+        assert row["accuracy"] == pytest.approx(hits / (n_repeats * len(y)))
+        assert 0 <= row["accuracy"] <= 1
     # greedy: each kept subset is the best of its step and contains the previous one
     path = table[table["on_path"]]
     assert path["step"].tolist() == [1, 2, 3]
@@ -225,7 +285,8 @@ def test_three_classes_and_explanations():
     sel = ThresholdSelector(features_1=f1, features_2=f2, k=4, distance="chebyshev").fit(X, y)
     assert list(sel.classes_) == ["c0", "c1", "c2"]
     info = sel.explain(X_test)
-    assert len(info) == len(X_test) and info["neighbours"].map(len).eq(4).all()
+    assert len(info) == len(X_test) and (info["n_neighbours"] >= 4).all()
+    assert info["neighbours"].map(len).eq(info["n_neighbours"]).all()
     assert np.isfinite(info[["threshold_1", "threshold_2", "success_1", "success_2"]].to_numpy()).all()
     table = sel.training_table()
     assert set(table["outcome"]) <= {"both right", "only C1", "only C2", "neither"}
@@ -250,6 +311,9 @@ def test_positions_and_arrays_work_like_names():
     ({"features_1": ["nope"], "features_2": ["f0"]}, "neither a column"),
     ({"features_1": [], "features_2": ["f0"]}, "empty"),
     ({"training_thresholds": "oob"}, "training_thresholds"),
+    ({"random_state": -1}, "random_state must be a non-negative integer"),
+    ({"random_state": 1.5}, "random_state must be a non-negative integer"),
+    ({"random_state": None}, "random_state must be a non-negative integer"),
 ])
 def test_bad_parameters_raise_clear_errors(kwargs, message):
     X, y, *_ = random_selection_case(3)

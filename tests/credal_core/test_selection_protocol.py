@@ -72,16 +72,22 @@ def test_comparison_table_has_the_papers_row_beside_ours(balloons):
 
 
 def test_balloons_reproduces_the_shape_of_fig3(balloons):
-    """004 Example 4: the selectors beat C1 (and C2) at small k, with the peak at k = 3 as in the paper.
+    """004 Example 4: the selectors beat C1 (and C2) at small k and fall back to C1 as k grows.
 
-    Our absolute numbers differ from the paper's (their splits are unknown: C1 0.752 here vs 0.777);
-    from k = 7 on our selectors are within ±0.002 of C1, whereas 004 Fig. 3 stays above it for all k.
+    Our absolute numbers differ from the paper's (their splits are unknown: C1 0.752 here vs 0.777).
+    With every row tied at the k-th distance counted (the neighbourhood no longer depends on the row
+    order) our peak is at k = 2 (0.7696) with k = 3 next (0.7678); 004 peaks at k = 3.  From k = 9 on
+    our selectors are within ±0.001 of C1, whereas 004 Fig. 3 stays above it for all k.  The margins
+    asserted are loose: a single test instance changing its class in one of the 100 splits moves a
+    selector's accuracy by 1 / (23 * 100) = 0.0004.
     """
     X, y = balloons
-    table = accuracy_vs_k(X, y, features_1=F1, features_2=F2, ks=range(2, 11), n_repeats=100, seed=0)
+    table = accuracy_vs_k(X, y, features_1=F1, features_2=F2, ks=range(2, 21), n_repeats=100, seed=0)
     acc = table.pivot(index="k", columns="classifier", values="accuracy")
     c1, c2 = acc["C1"].iloc[0], acc["C2"].iloc[0]
-    assert c1 > c2
+    assert c1 > c2 + 0.01
     for name in ("selector (Euclidean)", "selector (Chebyshev)"):
-        assert (acc.loc[2:6, name] > c1).all()
-        assert acc[name].idxmax() == 3
+        assert (acc.loc[2:3, name] > c1 + 0.01).all()          # the gain of 004 Fig. 3 at small k
+        assert (acc.loc[2:8, name] >= c1).all()
+        assert acc[name].idxmax() in (2, 3)
+        assert (acc.loc[9:20, name] - c1).abs().max() < 0.002   # large k: back to the better classifier

@@ -94,14 +94,41 @@ def test_default_view_is_004_balloons_and_matches_the_api():
     assert at.query_params["data"] == "balloons" and at.query_params["k"] == "3"
 
 
+def _api_explain(k: int, distance: str, row: int = 4) -> pd.Series:
+    """explain() of test row ``row`` of Balloons split 0, plus ``points``: its neighbours' points."""
+    X, y = balloons()
+    train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
+    sel = ThresholdSelector(features_1=F1, features_2=F2, k=k, distance=distance).fit(X.iloc[train], y[train])
+    info = sel.explain(X.iloc[[test[row]]]).iloc[0].copy()
+    info["points"] = [tuple(p) for p in sel.training_thresholds_[list(info["neighbours"])]]
+    return info
+
+
 def test_default_row_flips_between_k_3_and_4_as_the_hint_says():
+    """The hint: at k = 3 three training rows at distance 0, C2 right on 2 and C1 on 1 -> C2, right;
+    at k = 4 four more rows tie at the 4th distance, 7 rows, C1 right on 4 and C2 on 3 -> C1, wrong."""
+    hint = next(i.value for i in run_page().info if "Try this" in i.value)
+    assert "test row 4" in hint and "4 more rows" in hint and "4 times against 3" in hint
+    for distance in ("euclidean", "chebyshev"):       # the hint holds under both distances
+        at3, at4 = _api_explain(3, distance), _api_explain(4, distance)
+        assert (at3["prediction_1"], at3["prediction_2"]) == ("F", "T")
+        assert at3["n_neighbours"] == 3 and at3["distances"] == (0.0, 0.0, 0.0)
+        assert (at3["hits_1"], at3["hits_2"], at3["chosen"]) == (1, 2, "C2")
+        assert at4["n_neighbours"] == 7 and len(set(at4["points"][3:])) == 1         # 4 more rows, one point
+        assert at4["distances"][3] > 0 and (at4["hits_1"], at4["hits_2"], at4["chosen"]) == (4, 3, "C1")
     at = run_page()
     text = page_text(at)
     assert "predicts **F**" in text and "predicts **T**" in text      # C1 and C2 disagree
+    assert "Among its 3 nearest training points (Euclidean distance) C2 was right more often (2 of 3 " \
+           "against 1)" in text
     assert "selector uses **C2**" in text and "the selector is right" in text
     at.slider(key="cs_k").set_value(4).run()
     text = page_text(at)
-    assert "ties go to C1" in text and "selector uses **C1**" in text and "the selector is wrong" in text
+    assert ("Among its 4 nearest training points (Euclidean distance; 7 rows, because 4 of them tie at the "
+            "distance of neighbour number 4 and all of them count) C1 was right") in text
+    assert "(4 of 7 against 3 for C2; ties go to C1)" in text
+    assert "selector uses **C1**" in text and "the selector is wrong" in text
+    assert traces(at, "plane_chart")["neighbours-euclidean"]["customdata"].sum() == 7
 
 
 def test_moving_k_moves_the_neighbours_and_the_url():
@@ -110,9 +137,27 @@ def test_moving_k_moves_the_neighbours_and_the_url():
     at.slider(key="cs_k").set_value(15).run()
     assert not at.exception
     after = traces(at, "plane_chart")["neighbours-chebyshev"]
-    assert before == 3 and after["customdata"].sum() == 15
+    assert before == _api_explain(3, "chebyshev")["n_neighbours"] == 3
+    assert after["customdata"].sum() == _api_explain(15, "chebyshev")["n_neighbours"] >= 15
     assert at.query_params["k"] == "15"
     assert "Among its 15 nearest training points" in page_text(at)
+
+
+@pytest.mark.parametrize("target", ["fitted_selector", "accuracy_curve", "table2"])
+def test_a_value_error_of_the_computation_is_a_message_not_a_traceback(monkeypatch, target):
+    import app_support.cache_selection as cache
+
+    def refuse(*args, **kwargs):
+        raise ValueError("the training part holds a single class")
+
+    monkeypatch.setattr(cache, target, refuse)
+    at = run_page({"table2": "1"})
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "the training part holds a single class" in errors[0]
+    if target == "fitted_selector":                   # nothing to show without a selector
+        assert not at.get("plotly_chart")
+    else:                                             # the rest of the page is still there
+        assert traces(at, "plane_chart")["test"]["x"].size == 1
 
 
 def test_shared_link_reproduces_the_view():
