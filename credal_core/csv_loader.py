@@ -18,7 +18,11 @@ __all__ = ["CsvLimits", "CsvProblem", "LoadedTable", "read_csv_bytes", "MISSING_
            "neutralise_formulas", "default_class_column", "check_class_column"]
 
 # Cells that mean "no value" (after stripping blanks), compared case-insensitively.
-MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "missing", "-"})
+MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "missing", "-"})
+# Whole-number columns with at most this many distinct values are codes of categories (e.g. the
+# MONK's a1..a6 = 1..4), not measurements: they are not discretised.
+MAX_CODE_LEVELS = 12
+SNIFF_LINES, SNIFF_LINE_CHARS = 30, 2_000   # csv.Sniffer's time grows with the square of a line
 DELIMITERS = ",;\t|"
 CLASS_NAMES = ("class", "target", "label", "y", "outcome")
 
@@ -69,6 +73,10 @@ def _decode(data: bytes) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252"       # Windows' Latin-1 (€, curly quotes)
+    except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"     # every byte sequence is valid Latin-1
 
 
@@ -82,7 +90,9 @@ def _looks_binary(text: str) -> bool:
 
 
 def _sniff_delimiter(text: str) -> str:
-    lines = [line for line in text.splitlines()[:50] if line.strip()]
+    # a bounded sample: the Sniffer is quadratic in the line length (a 200 KB line would take minutes)
+    head = text[:SNIFF_LINES * SNIFF_LINE_CHARS * 2].splitlines()[:SNIFF_LINES]
+    lines = [line[:SNIFF_LINE_CHARS] for line in head if line.strip()]
     sample = "\n".join(lines)
     try:
         return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
@@ -120,7 +130,14 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
         raise CsvProblem("the file looks binary (e.g. a spreadsheet or an archive), not a text CSV; "
                          "export it as CSV first")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    delimiter = _sniff_delimiter(text)
+    if text.count("\n") > 2 * limits.max_rows + 1000:       # refuse before parsing a huge file
+        raise CsvProblem(f"the file has more than {2 * limits.max_rows:,} lines; the limit is "
+                         f"{limits.max_rows:,} data rows")
+    first, _, rest = text.partition("\n")
+    if first.strip().lower().startswith("sep=") and len(first.strip()) == 5:   # Excel's "sep=;" line
+        delimiter, text = first.strip()[4], rest
+    else:
+        delimiter = _sniff_delimiter(text)
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True))
     except csv.Error as exc:
@@ -154,40 +171,56 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
     for i, row in enumerate(body, start=2):
         if len(row) != len(header):
             raise CsvProblem(f"row {i} has {len(row)} fields but the header has {len(header)}")
-    longest = max((len(cell) for row in body for cell in row), default=0)
-    if longest > limits.max_cell_chars:
-        raise CsvProblem(f"a cell has {longest:,} characters; the limit is {limits.max_cell_chars:,} "
-                         "(is this a data table?)")
-    cells = np.array(body, dtype=object)
-    stripped = np.vectorize(str.strip, otypes=[object])(cells)
-    is_missing = np.vectorize(lambda v: v.lower() in MISSING_TOKENS, otypes=[bool])(stripped)
-    stripped[is_missing] = None
-    frame = pd.DataFrame(stripped, columns=header)
-    numeric, id_like, missing = [], [], {}
-    for j, name in enumerate(header):
-        present = stripped[~is_missing[:, j], j]
-        missing[name] = int(is_missing[:, j].sum())
-        if present.size == 0:
+    raw = pd.DataFrame(body, columns=header, dtype=object)
+    columns, numeric, id_like, missing = {}, [], [], {}
+    for name in header:
+        col = raw[name].astype(str)
+        longest = int(col.str.len().max())
+        if longest > limits.max_cell_chars:
+            raise CsvProblem(f"a cell of column '{name}' has {longest:,} characters; the limit is "
+                             f"{limits.max_cell_chars:,} (is this a data table?)")
+        col = col.str.strip()
+        absent = col.str.lower().isin(MISSING_TOKENS)
+        missing[name] = int(absent.sum())
+        present = col[~absent]
+        columns[name] = col.where(~absent, None)
+        if present.empty:
             notes.append(f"column '{name}' is empty; it will be ignored")
             continue
-        values = pd.to_numeric(pd.Series(present), errors="coerce").to_numpy(float)
+        head = pd.to_numeric(present.iloc[:200], errors="coerce").to_numpy(float)
+        if np.isfinite(head).mean() < 0.5 and not present.iloc[:200].str.contains(",", regex=False).any():
+            values = np.full(present.size, np.nan)     # text: parsing every cell as a number is slow
+        else:
+            values = pd.to_numeric(present, errors="coerce").to_numpy(float)
+        if not np.isfinite(values).all() and delimiter != ",":
+            # decimal commas (1,5) in a file separated by ; or tab: read them as decimal points
+            dotted = present.str.replace(",", ".", regex=False)
+            commas = pd.to_numeric(dotted, errors="coerce").to_numpy(float)
+            if np.isfinite(commas).all() and present.str.contains(",", regex=False).any():
+                values = commas
+                columns[name] = columns[name].str.replace(",", ".", regex=False)
+                notes.append(f"column '{name}' uses decimal commas; they are read as decimal points")
         finite = np.isfinite(values)
-        if finite.all():
+        distinct = present.nunique()
+        whole = finite.all() and bool(np.all(values == np.round(values)))
+        if finite.all() and not (whole and distinct <= MAX_CODE_LEVELS):
             numeric.append(name)
+        elif finite.all():
+            notes.append(f"column '{name}' holds {distinct} whole numbers; they are taken as categories "
+                         "(codes), not discretised")
         elif finite.mean() >= 0.8:
             bad = sorted(set(present[~finite].tolist()))[:3]
             notes.append(f"column '{name}' is mostly numbers but also holds {', '.join(map(repr, bad))}; "
                          "it is treated as categorical")
-        if name not in numeric:
-            levels = len(set(present.tolist()))
-            if levels > limits.max_levels and levels < present.size:
-                notes.append(f"column '{name}' has {levels} distinct values (more than "
-                             f"{limits.max_levels}); it will be ignored as a feature")
-        if present.size == len(body) and len(set(present.tolist())) == len(body) and len(body) > 2:
+        if name not in numeric and limits.max_levels < distinct < present.size:
+            notes.append(f"column '{name}' has {distinct} distinct values (more than "
+                         f"{limits.max_levels}); it will be ignored as a feature")
+        if present.size == len(body) and distinct == len(body) and len(body) > 2:
             # unique on every row: an identifier if text or whole numbers (measurements with decimals
             # are often all distinct too, and are features)
-            if name not in numeric or np.all(values == np.round(values)):
+            if name not in numeric or whole:
                 id_like.append(name)
+    frame = pd.DataFrame(columns, columns=header)
     return LoadedTable(frame, encoding, delimiter, numeric, id_like, missing, notes)
 
 
@@ -229,7 +262,15 @@ def neutralise_formulas(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
     for name in out.columns:
         if out[name].dtype == object or pd.api.types.is_string_dtype(out[name]):
-            out[name] = out[name].map(lambda v: "'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
-    if any(isinstance(c, str) and c[:1] in "=+-@\t\r" for c in out.columns):
-        out.columns = ["'" + c if isinstance(c, str) and c[:1] in "=+-@\t\r" else c for c in out.columns]
+            out[name] = out[name].map(lambda v: "'" + v if _formula_like(v) else v)
+    if any(_formula_like(c) for c in out.columns):
+        out.columns = ["'" + c if _formula_like(c) else c for c in out.columns]
     return out
+
+
+def _formula_like(value) -> bool:
+    """A text cell a spreadsheet would run: starts (after blanks) with = + - @, a tab or a return."""
+    if not isinstance(value, str):
+        return False
+    first = value.lstrip(" \n")[:1]
+    return value[:1] in ("\t", "\r") or (first != "" and first in "=+-@")

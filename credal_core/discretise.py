@@ -149,8 +149,17 @@ def apply_cut_points(values, cuts) -> np.ndarray:
 
 
 def bin_labels(cuts) -> list[str]:
-    """Readable labels of the bins: ``(-inf, t1]``, ``(t1, t2]``, …, ``(tm, inf)``."""
-    edges = ["-inf"] + [f"{t:.6g}" for t in cuts] + ["inf"]
+    """Readable labels of the bins: ``(-inf, t1]``, ``(t1, t2]``, …, ``(tm, inf)``.
+
+    Six significant digits, or as many more as it takes for distinct cuts to print distinctly (cuts
+    such as 1.7e12 + 1 and 1.7e12 + 2 must not merge two bins into one category).
+    """
+    cuts = [float(t) for t in cuts]
+    for digits in range(6, 18):
+        shown = [f"{t:.{digits}g}" for t in cuts]
+        if len(set(shown)) == len(set(cuts)):
+            break
+    edges = ["-inf"] + shown + ["inf"]
     labels = [f"({a}, {b}]" for a, b in zip(edges[:-1], edges[1:])]
     labels[-1] = labels[-1][:-1] + ")"
     return labels

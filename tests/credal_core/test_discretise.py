@@ -197,3 +197,14 @@ def test_preparation_missing_values_impute_or_category():
         Preparation(discretiser="kmeans").fit(frame, y)
     with pytest.raises(ValueError, match="numeric columns not in the table"):
         Preparation(numeric=["nope"]).fit(frame, y)
+
+
+def test_bin_labels_stay_distinct_for_close_large_cuts():
+    cuts = [1.7e12 + 0.5, 1.7e12 + 1.5, 1.7e12 + 2.5]
+    labels = bin_labels(cuts)
+    assert len(set(labels)) == 4 and labels[1] == "(1700000000000.5, 1700000000001.5]"
+    values = np.array([1.7e12 + i for i in range(4)])
+    frame = pd.DataFrame({"t": values.astype(str)})
+    prep = Preparation(numeric=["t"], discretiser="median").fit(frame, list("aabb"))
+    prep.cuts_["t"] = np.array(cuts)
+    assert prep.transform(frame)["t"].nunique() == 4
