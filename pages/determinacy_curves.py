@@ -42,6 +42,8 @@ DEFAULTS = {
 INTEGERS = {"m": (1, 30), "classes": (2, 4), "theta": (1, 20), "train": (1, 30), "test": (0, 10_000),
             "seed": (0, 10**6), "folds": (2, 10), "repeats": (1, 20)}
 KEY = "dc_"     # session-state prefix of this page's widgets
+# A page run stays below a couple of minutes on one core: 000's full protocol at most.
+MAX_TRAINING_SETS, MAX_SIZE = 1800, 2000
 
 
 # ---------------------------------------------------------------- URL <-> widgets
@@ -165,6 +167,11 @@ def _check(settings: dict) -> None:
                              f"({settings['classes']}): a training set could not show every class")
         if settings["test"] < 1:
             raise ValueError("the test set needs at least one instance (test size 0 measures nothing)")
+        training_sets = len(sizes) * settings["theta"] * settings["train"]
+        if training_sets > MAX_TRAINING_SETS or max(sizes) > MAX_SIZE:
+            raise ValueError(f"this run needs {training_sets:,} training sets of up to {max(sizes):,} rows; "
+                             f"the page runs at most {MAX_TRAINING_SETS:,} (000's full protocol) of up to "
+                             f"{MAX_SIZE:,} rows — use `python -m credal_core.experiments` for larger runs")
     else:
         _parse_sizes(settings["dsizes"], "Training sizes")
 
@@ -273,8 +280,9 @@ else:
 st.markdown(
     "**Try this:** the NCC_ε curves (blue, dashed) climb steeply with d while the LNCC_α curves (orange) "
     "stay flatter — the IDM's prior is swamped by data faster than the likelihood's α-cut shrinks "
-    "(000 §5.1). Raise the number of features m and watch both drop: more features, more ways for a "
-    "prior to flip the ranking."
+    "(000 §5.1). Then change the number of features m: here both classifiers grow more determinate with "
+    "more (informative) features, LNCC_α much faster than NCC_ε — at d = 25 and m = 30 LNCC_0.75 is "
+    "almost always determinate."
 )
 
 st.subheader("Indicators against ε and α")

@@ -89,9 +89,10 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
 
     ``tables`` are the training counts (classes ``0..C-1``, categories ``0..k-1``: see
     :meth:`CountTables.from_codes`); ``X_test`` (n, m) codes (-1 for a value unseen in training),
-    ``y_test`` class codes, ``weight`` multiplicities.  NBC-I (000 §5) is the accuracy of the Perks
-    NBC (strength ``s``) on the instances where the credal classifier is indeterminate; NCC and
-    LNCC with ``s = 1`` share that NBC, the precise model 000 compares against.
+    ``y_test`` class codes, ``weight`` multiplicities.  NBC-I (000 §5) is the accuracy of the precise
+    counterpart on the instances where the credal classifier is indeterminate: the Perks NBC with the
+    NCC's ``s`` for NCC_ε, the Perks NBC with ``s = 1`` for LNCC_α (``s`` is not a parameter of the
+    LNCC: its rows have ``s = nan``).
     """
     classes = np.arange(len(tables.classes))
     rows = []
@@ -114,10 +115,12 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
     if grid.alphas:
         lncc = LNCC(include_instance=grid.include_instance).fit_counts(tables)
         crit = lncc._critical_alpha(X_test)
-        reference = nbc_labels.get(1.0, nbc_labels[grid.s_values[0]])
+        # the LNCC's precise counterpart is the Perks NBC with s = 1, whatever s the NCC uses
+        reference = (nbc_labels[1.0] if 1.0 in nbc_labels
+                     else np.argmax(lncc._joint_log_likelihood(X_test), axis=0))
         for alpha in grid.alphas:
             sets = _maximal(alpha > crit)
-            rows.append(_row("LNCC", 1.0, np.nan, alpha,
+            rows.append(_row("LNCC", np.nan, np.nan, alpha,
                              credal_scores(y_test, sets, classes, sample_weight=weight),
                              precise_accuracy_split(y_test, reference, sets, classes,
                                                     sample_weight=weight)))

@@ -132,6 +132,7 @@ class DatasetTask:
     sample_sizes: tuple
     grid: ClassifierGrid
     seed: int
+    nominal_size: int
 
 
 def run_dataset_task(task: DatasetTask) -> list[dict]:
@@ -139,13 +140,14 @@ def run_dataset_task(task: DatasetTask) -> list[dict]:
     X_test, y_test, weight = distinct_rows(data.X[task.test], data.y[task.test])
     rng = np.random.default_rng([task.seed, task.split])
     rows = []
-    for d in task.sample_sizes or (task.train.size,):
-        train = task.train if d >= task.train.size else rng.choice(task.train, size=d, replace=False)
+    # whole folds are labelled with the protocol's nominal training size (folds differ by one row,
+    # which must not split a setting into two curves); n_train is the actual size
+    for d in task.sample_sizes or (task.nominal_size,):
+        cut = bool(task.sample_sizes) and d < task.train.size
+        train = rng.choice(task.train, size=d, replace=False) if cut else task.train
         tables = CountTables.from_codes(data.X[train], data.y[train], data.n_values, len(data.classes))
-        if np.count_nonzero(tables.class_counts) < 1:
-            continue
         for row in evaluate(tables, X_test, y_test, weight, task.grid):
-            row.update(d=int(d), split=task.split)
+            row.update(d=int(d), n_train=int(train.size), split=task.split)
             rows.append(row)
     return rows
 
@@ -158,7 +160,8 @@ def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repea
     or repeated hold-out (``"holdout"``, 004: 100 × 70/30).
 
     ``sample_sizes`` (optional) cuts each training fold to random subsets of those sizes (learning
-    curves); by default each fold is used whole and ``d`` is its size.
+    curves); by default each fold is used whole, ``d`` is the median training-fold size and
+    ``n_train`` each fold's own size.
     """
     grid = grid or ClassifierGrid()
     data = X if isinstance(X, CodedData) else encode_dataset(X, y)
@@ -182,7 +185,9 @@ def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repea
         if too_small:
             raise ValueError(f"sample size d={too_small[0]} is smaller than the number of classes "
                              f"({len(data.classes)})")
-    tasks = [DatasetTask(data, train, test, i, sizes, grid, seed) for i, (train, test) in enumerate(splits)]
+    nominal = int(np.median([train.size for train, _ in splits]))
+    tasks = [DatasetTask(data, train, test, i, sizes, grid, seed, nominal)
+             for i, (train, test) in enumerate(splits)]
     parts = run_tasks(run_dataset_task, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
     return _frame(parts)
 
@@ -199,7 +204,7 @@ def setting_label(classifier: str, s: float, epsilon: float, alpha: float, with_
 
 def _frame(parts: list[list[dict]]) -> pd.DataFrame:
     frame = pd.DataFrame([row for part in parts for row in part])
-    with_s = frame["s"].nunique() > 1
+    with_s = frame.loc[frame["classifier"] == "NCC", "s"].nunique() > 1
     frame.insert(0, "setting", [setting_label(c, s, e, a, with_s) for c, s, e, a in
                                 frame[["classifier", "s", "epsilon", "alpha"]].itertuples(index=False)])
     return frame
@@ -210,12 +215,13 @@ def summarise(results: pd.DataFrame, by: Sequence[str] = ("setting", *KEYS)) -> 
 
     An indicator undefined in a run (single accuracy with no determinate instance, NBC-I with no
     indeterminate one) is left out of that setting's mean, and ``*_runs`` says how many runs
-    defined it — as averages "over 600 experiments" (000 Table 1) must be read.
+    defined it — as averages "over 600 experiments" (000 Table 1) must be read.  Groups keep
+    missing keys (``s`` of the LNCC, ``epsilon`` / ``alpha`` where they do not apply).
     """
     by = [k for k in by if k in results.columns]
     grouped = results.groupby(by, dropna=False, sort=False)[list(INDICATORS)]
     mean = grouped.mean().add_suffix("_mean")
-    std = grouped.std(ddof=1).fillna(0.0).add_suffix("_std")
+    std = grouped.std(ddof=1).add_suffix("_std")        # nan with a single run: no spread to show
     runs = grouped.count().add_suffix("_runs")
     out = pd.concat([mean, std, runs], axis=1).reset_index()
     ordered = list(by) + [f"{k}_{what}" for k in INDICATORS for what in ("mean", "std", "runs")]

@@ -71,6 +71,7 @@ def test_url_sets_the_run_and_the_figure_follows():
     ({"dc_eps": [], "dc_alpha": []}, "grid is empty"),
     ({"dc_test": 0}, "at least one instance"),
     ({"dc_sizes": "twenty"}, "whole numbers"),
+    ({"dc_sizes": "25, 50, 100, 200", "dc_theta": 20, "dc_train": 30}, "2,400 training sets"),
 ])
 def test_bad_settings_are_refused_and_a_good_run_follows(change, message):
     at = run_page(QUICK)

@@ -58,3 +58,22 @@ def test_deduplicated_weighted_scores_equal_the_public_api_on_every_instance(see
 def test_bad_grids_are_refused(kwargs):
     with pytest.raises(ValueError):
         ClassifierGrid(**kwargs)
+
+
+def test_lncc_nbc_i_uses_its_own_precise_counterpart_whatever_the_ncc_s():
+    rng = np.random.default_rng(21)
+    theta = draw_chances(rng, n_features=5)
+    X, y = sample_naive(rng, theta, 30)
+    X_test, y_test = sample_naive(rng, theta, 2000)
+    tables = CountTables.from_codes(X, y, np.full(5, 2), 2)
+    Xu, yu, w = distinct_rows(X_test, y_test)
+    rows = evaluate(tables, Xu, yu, w, ClassifierGrid(epsilons=(0.1,), alphas=(0.9,), s_values=(3.0,)))
+    lncc_row = next(r for r in rows if r["classifier"] == "LNCC")
+    assert np.isnan(lncc_row["s"])
+    model = LNCC(alpha=0.9).fit_counts(tables)
+    want = precise_accuracy_split(yu, model.predict(Xu), model.predict_set(Xu), np.arange(2), sample_weight=w)
+    assert lncc_row["nbc_i"] == pytest.approx(want["accuracy_indeterminate"], nan_ok=True)
+    ncc_row = next(r for r in rows if r["classifier"] == "NCC")
+    ncc = NCC(s=3.0, epsilon=0.1).fit_counts(tables)
+    want = precise_accuracy_split(yu, ncc.predict(Xu), ncc.predict_set(Xu), np.arange(2), sample_weight=w)
+    assert ncc_row["nbc_i"] == pytest.approx(want["accuracy_indeterminate"], nan_ok=True)

@@ -142,3 +142,11 @@ def test_bad_dataset_settings_are_refused(kwargs, message):
     X, y = _weather()
     with pytest.raises(ValueError, match=message):
         dataset_experiment(X, y, n_splits=2, n_repeats=1, **kwargs)
+
+
+def test_whole_folds_of_unequal_size_form_one_curve_point():
+    X, y = _weather()                                      # 14 rows, 5 folds: training folds of 11 or 12
+    grid = ClassifierGrid(epsilons=(0.1,), alphas=())
+    results = dataset_experiment(X, y, n_splits=5, n_repeats=2, grid=grid)
+    assert results["d"].nunique() == 1 and set(results["n_train"]) == {11, 12}
+    assert len(summarise(results)) == 2                    # NBC and NCC_ε=0.1: one row each
