@@ -226,6 +226,7 @@ def _class_terms_max(n1, n2, lo, hi):
     Both terms are concave, and the derivative n1/(n1 + u) - n2/(n2 + 1 - u) vanishes at
     u = n1 / (n1 + n2), so the maximum on the cell is at that point clipped to the cell.
     """
+    n1, n2 = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)   # scalars would raise on 0/0
     with np.errstate(invalid="ignore", divide="ignore"):
         top = np.where(n1 + n2 > 0, n1 / (n1 + n2), 0.5)
     u = np.clip(top, lo, hi)

@@ -8,6 +8,7 @@ values unseen in training, and alphas placed exactly on (and one ulp off) critic
 only the rounding margins keep a certificate from claiming a verdict it cannot prove.
 """
 import numpy as np
+import pandas as pd
 import pytest
 
 import credal_core.lncc as lncc_module
@@ -117,3 +118,17 @@ def test_block_sums_equal_per_feature_sums_and_minima(limit):
     stacked = [np.stack([t, 2 * t]) for t in tables]    # leading axes are carried through
     np.testing.assert_allclose(blocks.reduce(stacked)[1], 2 * lookup_sum(codes, tables),
                                rtol=1e-13, atol=1e-12)
+
+
+@pytest.mark.parametrize("include_instance", [True, False])
+def test_two_declared_empty_classes_do_not_break_the_fast_path(include_instance):
+    # two classes with zero counts: the class-term maximiser once divided 0 by 0 on Python floats
+    X = pd.DataFrame({"f": ["x", "y", "x", "y", "x"], "g": ["u", "u", "v", "v", "v"]})
+    y = ["a", "a", "b", "b", "a"]
+    classes = ["a", "b", "c", "d"]
+    crit = LNCC(include_instance=include_instance).partial_fit(X, y, classes=classes).critical_alpha(X)
+    off = ~np.eye(4, dtype=bool)
+    for alpha in (0.05, 0.3, 0.75, 0.99):
+        model = LNCC(alpha=alpha, include_instance=include_instance).partial_fit(X, y, classes=classes)
+        assert np.array_equal(model.dominance(X)[:, off], (alpha > crit)[:, off])
+        assert model.predict_set(X).any(axis=1).all()
