@@ -49,10 +49,11 @@ class LoadedTable:
     frame: pd.DataFrame                   # every cell a str; missing cells are NA
     encoding: str
     delimiter: str
-    numeric: list = field(default_factory=list)        # columns whose every present value is a number
+    numeric: list = field(default_factory=list)        # number columns to discretise by default
     id_like: list = field(default_factory=list)        # columns unique on every row (row identifiers?)
     missing: dict = field(default_factory=dict)        # column -> number of missing cells
     notes: list = field(default_factory=list)          # things worth telling the user
+    number_like: list = field(default_factory=list)    # every present value a number (codes included)
 
     def numeric_frame(self) -> pd.DataFrame:
         """The numeric columns as floats (missing → NaN); the others unchanged."""
@@ -172,7 +173,7 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
         if len(row) != len(header):
             raise CsvProblem(f"row {i} has {len(row)} fields but the header has {len(header)}")
     raw = pd.DataFrame(body, columns=header, dtype=object)
-    columns, numeric, id_like, missing = {}, [], [], {}
+    columns, numeric, number_like, id_like, missing = {}, [], [], [], {}
     for name in header:
         col = raw[name].astype(str)
         longest = int(col.str.len().max())
@@ -203,6 +204,8 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
         finite = np.isfinite(values)
         distinct = present.nunique()
         whole = finite.all() and bool(np.all(values == np.round(values)))
+        if finite.all():
+            number_like.append(name)
         if finite.all() and not (whole and distinct <= MAX_CODE_LEVELS):
             numeric.append(name)
         elif finite.all():
@@ -221,7 +224,7 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
             if name not in numeric or whole:
                 id_like.append(name)
     frame = pd.DataFrame(columns, columns=header)
-    return LoadedTable(frame, encoding, delimiter, numeric, id_like, missing, notes)
+    return LoadedTable(frame, encoding, delimiter, numeric, id_like, missing, notes, number_like)
 
 
 def default_class_column(table: LoadedTable) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 
 import pandas as pd
 import streamlit as st
@@ -37,6 +38,7 @@ hand_over_to_navigation()   # a shared link opened first must still run through 
 
 LIMITS = CsvLimits(max_bytes=20 * 1024 * 1024, max_rows=20_000, max_columns=300, max_levels=200)
 MAX_DATASETS = 8
+MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|<>$~:]")
 KEY = "cmp_"
 INDICATOR_NAMES = {
     "accuracy": "Accuracy", "brier": "Brier loss", "determinacy": "Determinacy",
@@ -94,6 +96,11 @@ def _to_url(settings: dict) -> None:
         value = settings[name]
         st.query_params[name] = ",".join(value) if isinstance(value, list) else (
             f"{value:g}" if isinstance(value, float) else str(value))
+
+
+def plain(text) -> str:
+    """User text (file, column and class names, messages quoting them) shown literally in markdown."""
+    return MARKDOWN_SPECIAL.sub(r"\\\g<0>", str(text)).replace("\n", " ")
 
 
 # ---------------------------------------------------------------- cached computations
@@ -178,59 +185,72 @@ uploads = st.file_uploader("Upload CSV files (comma, semicolon, tab or bar separ
                            type=["csv", "txt", "tsv"], accept_multiple_files=True, key=KEY + "upload",
                            help=f"Up to {LIMITS.max_rows:,} rows, {LIMITS.max_columns} columns, "
                                 f"{LIMITS.max_bytes // 2**20} MB per file. Files stay in this session only.")
-st.multiselect("Sample data sets", sample_names(include_numeric=True), key=KEY + "samples")
+def _samples_to_url() -> None:
+    st.query_params["samples"] = ",".join(st.session_state[KEY + "samples"])
 
-datasets = []          # (title, key, LoadedTable, default class column)
-for upload in (uploads or [])[:MAX_DATASETS]:
+
+st.multiselect("Sample data sets", sample_names(include_numeric=True), key=KEY + "samples",
+               on_change=_samples_to_url)
+
+datasets = []          # (title, key, LoadedTable, default class column); titles and keys unique
+seen_titles: dict[str, int] = {}
+
+
+def _unique_title(title: str) -> str:
+    seen_titles[title] = seen_titles.get(title, 0) + 1
+    return title if seen_titles[title] == 1 else f"{title} ({seen_titles[title]})"
+
+
+for position, upload in enumerate((uploads or [])[:MAX_DATASETS]):
     data = upload.getvalue()
     table, problem = load_table(data)
     if problem:
-        st.error(f"**{upload.name}** cannot be used: {problem}.")
+        st.error(f"**{plain(upload.name)}** cannot be used: {plain(problem)}.")
         continue
-    datasets.append((upload.name, hashlib.sha256(data).hexdigest()[:16], table, default_class_column(table)))
+    key = f"upload{position}-{hashlib.sha256(data).hexdigest()[:12]}"
+    datasets.append((_unique_title(upload.name), key, table, default_class_column(table)))
 if uploads and len(uploads) > MAX_DATASETS:
     st.warning(f"Only the first {MAX_DATASETS} uploaded files are used.")
-for name in st.session_state[KEY + "samples"]:
+for name in dict.fromkeys(st.session_state[KEY + "samples"]):          # each sample once
     table, problem = load_table(sample_bytes(name))
-    datasets.append((f"{name} (sample)", f"sample-{name}", table, sample_class_column(name)))
+    datasets.append((_unique_title(f"{name} (sample)"), f"sample-{name}", table, sample_class_column(name)))
 if not datasets:
     st.info("Upload a CSV file or pick a sample data set to start.")
     st.stop()
 
 prepared = []          # (title, key, X, y, numeric)
 for title, key, table, default_class in datasets:
-    with st.expander(f"{title}: {table.frame.shape[0]} rows × {table.frame.shape[1]} columns",
+    with st.expander(f"{plain(title)}: {table.frame.shape[0]} rows × {table.frame.shape[1]} columns",
                      expanded=not key.startswith("sample-")):
         columns = list(table.frame.columns)
         class_column = st.selectbox("Class column", columns, index=columns.index(default_class),
                                     key=f"{KEY}class_{key}")
-        st.caption(f"Read as {table.encoding}, delimiter {table.delimiter!r}. Numeric (discretised): "
-                   f"{', '.join(table.numeric) or 'none'}. Missing cells: "
+        st.caption(f"Read as {table.encoding}, delimiter {table.delimiter!r}. Missing cells: "
                    f"{sum(table.missing.values())}.")
         for note in table.notes:
-            st.caption(f"Note: {note}.")
+            st.caption(f"Note: {plain(note)}.")
         drop = []
         id_like = [c for c in table.id_like if c != class_column]
         if id_like and st.checkbox(f"Drop ID-like columns (a different value on every row): "
-                                   f"{', '.join(id_like)}", value=True, key=f"{KEY}dropid_{key}"):
+                                   f"{plain(', '.join(id_like))}", value=True, key=f"{KEY}dropid_{key}"):
             drop += id_like
         too_many = [c for c in columns if c not in table.numeric and c != class_column and
                     table.frame[c].nunique() > LIMITS.max_levels and c not in drop]
         if too_many:
-            st.caption(f"Left out (more than {LIMITS.max_levels} categories): {', '.join(too_many)}.")
+            st.caption(f"Left out (more than {LIMITS.max_levels} categories): {plain(', '.join(too_many))}.")
             drop += too_many
         empty = [c for c in columns if table.frame[c].isna().all() and c != class_column]
         drop += [c for c in empty if c not in drop]
         try:
             info = check_class_column(table, class_column, min_per_class=2)
         except CsvProblem as problem:
-            st.error(f"{problem}. Choose another class column.")
+            st.error(f"{plain(problem)}. Choose another class column.")
             continue
         keep = table.frame[class_column].notna()
         if info["missing_rows"]:
             st.caption(f"{info['missing_rows']} rows without a class are left out.")
         if info["rare"]:
-            st.warning(f"Classes seen once only ({', '.join(map(str, info['rare'][:5]))}) cannot be "
+            st.warning(f"Classes seen once only ({plain(', '.join(map(str, info['rare'][:5])))}) cannot be "
                        "cross-validated; their rows are left out.")
             keep &= ~table.frame[class_column].isin(info["rare"])
         features = [c for c in columns if c != class_column and c not in drop]
@@ -238,14 +258,18 @@ for title, key, table, default_class in datasets:
             hint = " (uncheck “Drop ID-like columns” to keep those)" if id_like else ""
             st.error(f"No feature column is left{hint}.")
             continue
+        candidates = [c for c in features if c in table.number_like]
+        numeric = st.multiselect("Numeric columns to discretise (the others are categories)", candidates,
+                                 default=[c for c in table.numeric if c in candidates],
+                                 key=f"{KEY}numeric_{key}")
         frame = table.frame.loc[keep, features]
         labels = table.frame.loc[keep, class_column]
         if labels.nunique() < 2:
             st.error("Fewer than two classes remain after leaving out rare classes.")
             continue
         counts = labels.value_counts()
-        st.caption("Classes: " + ", ".join(f"{c} ({n})" for c, n in counts.items()) + ".")
-        prepared.append((title, key, frame, labels, tuple(c for c in table.numeric if c in features)))
+        st.caption("Classes: " + plain(", ".join(f"{c} ({n})" for c, n in counts.items())) + ".")
+        prepared.append((title, key, frame, labels, tuple(numeric)))
 if not prepared:
     st.stop()
 
@@ -286,18 +310,25 @@ if st.session_state.get("cmp_interrupted"):
     st.stop()
 
 active = st.session_state["cmp_active"]
+protocol = json.dumps({k: v for k, v in json.loads(active).items() if k != "samples"}, sort_keys=True)
 stop_slot = st.empty()
 stop_slot.button("Stop", help="Cancels the comparison; the page stays usable.")
 st.session_state["cmp_running"] = True
 results = {}
 for title, key, X, y, numeric in prepared:
-    results[title] = run_comparison(key, X, y, numeric, active, title)
+    try:
+        results[title] = run_comparison(key, X, y, numeric, protocol, plain(title))
+    except ValueError as problem:
+        st.error(f"**{plain(title)}** could not be compared: {plain(problem)}.")
 st.session_state["cmp_running"] = False
 stop_slot.empty()
+prepared = [entry for entry in prepared if entry[0] in results]
+if not prepared:
+    st.stop()
 
 # --- results
 st.subheader("3 · Results")
-tabs = st.tabs([title for title, *_ in prepared])
+tabs = st.tabs([plain(title) for title, *_ in prepared])
 all_folds = []
 for tab, (title, key, *_) in zip(tabs, prepared):
     folds = results[title]
@@ -307,7 +338,7 @@ for tab, (title, key, *_) in zip(tabs, prepared):
         st.dataframe(_summary_view(summary), hide_index=True, key=f"cmp_table_{key}")
         errors = folds.loc[folds["error"] != "", ["classifier", "error"]].drop_duplicates()
         for classifier, error in errors.itertuples(index=False):
-            st.warning(f"{classifier} could not be fitted on some folds: {error}")
+            st.warning(f"{classifier} could not be fitted on some folds: {plain(error)}")
         left, right = st.columns(2)
         scatter = determinacy_accuracy_figure(summary)
         bars = utilities_figure(summary)

@@ -152,3 +152,39 @@ def test_across_data_sets_friedman_nemenyi_and_wilcoxon():
 def test_one_data_set_explains_what_the_cross_data_set_tests_need():
     at = run_page({"samples": "balloons"})
     assert any("Add a second data set" in i.value for i in at.info)
+
+
+def test_duplicate_uploads_and_duplicate_samples_are_kept_apart():
+    other = VALID.replace(b"yes", b"oui")
+    at = run_page({"samples": "balloons,balloons"})
+    at.get("file_uploader")[0].set_value([("data.csv", VALID, "text/csv"), ("data.csv", VALID, "text/csv"),
+                                          ("data.csv", other, "text/csv")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    labels = [t.label.replace("\\", "") for t in at.tabs]     # labels are markdown-escaped
+    assert labels == ["data.csv", "data.csv (2)", "data.csv (3)", "balloons (sample)"]
+
+
+def test_fewer_rows_than_folds_is_a_message_not_a_traceback():
+    at = run_page({"samples": "", "folds": "5"})
+    at.get("file_uploader")[0].set_value(("tiny.csv", b"a,class\nx,p\nx,p\ny,q\ny,q\n", "text/csv")).run()
+    assert not at.exception
+    assert any("could not be compared" in e.value and "n\\_splits=5 is more than the 4 instances" in e.value
+               for e in at.error)
+    at.get("file_uploader")[0].set_value(("valid.csv", VALID, "text/csv")).run()
+    assert not at.exception and not at.error and not at.warning      # no false "stopped" message
+
+
+def test_whole_number_codes_are_categories_unless_chosen_for_discretising():
+    at = run_page({"samples": "monks1"})
+    assert at.multiselect(key="cmp_numeric_sample-monks1").value == []
+    options = at.multiselect(key="cmp_numeric_sample-monks1").options
+    assert set(options) == {"a1", "a2", "a3", "a4", "a5", "a6"}
+    accuracy = at.dataframe[0].value.set_index("classifier").loc["NBC", "Accuracy"]
+    assert float(accuracy.split(" ")[0]) > 70                 # NBC on the six categorical codes
+
+
+def test_user_text_is_shown_literally():
+    at = run_page({"samples": ""})
+    at.get("file_uploader")[0].set_value(("[click](http://evil).csv", b"", "text/csv")).run()
+    message = at.error[0].value
+    assert message.startswith("**\\[click\\]\\(http\\://evil\\)\\.csv** cannot be used")
