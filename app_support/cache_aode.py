@@ -1,6 +1,7 @@
 """Cached computations of the page "AODE compression weights" (streamlit caching around credal_core)."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -41,10 +42,14 @@ def explanation(name: str, n_train: int, epsilon: float, row: int) -> dict:
     return instance_explanation(*fitted(name, n_train, epsilon), X.iloc[[row]])
 
 
+_MAX_STORED = 32
+
+
 @st.cache_resource(show_spinner=False)
-def _comparisons() -> dict:
-    """Results of earlier comparisons, shared by sessions (st.cache_data cannot hold a progress bar)."""
-    return {}
+def _comparisons() -> tuple[threading.Lock, dict]:
+    """Results of earlier comparisons shared by all sessions, with the lock that guards them
+    (st.cache_data cannot hold a progress bar; sessions run in threads of one process)."""
+    return threading.Lock(), {}
 
 
 def compare(name: str, epsilon: float, folds: int, repeats: int,
@@ -54,15 +59,20 @@ def compare(name: str, epsilon: float, folds: int, repeats: int,
     Indicators are pooled over all test predictions of all folds and repeats (so a fold without
     indeterminate instances does not leave a hole); an indicator with no instance to average over
     (e.g. set accuracy of an always determinate classifier) is NaN here and shown as "—".
-    ``progress(fraction)`` is called after each fold when the result is not cached yet.
+    ``progress(fraction)`` is called after each fold when the result is not cached yet.  The long
+    computation runs outside the lock (two sessions asking for the same new key both compute it).
     """
-    store = _comparisons()
+    lock, store = _comparisons()
     key = (name, float(epsilon), int(folds), int(repeats))
-    if key not in store:
-        if len(store) >= 32:
-            store.pop(next(iter(store)))
-        store[key] = _cross_validate(name, epsilon, folds, repeats, progress)
-    return store[key].copy()
+    with lock:
+        cached = store.get(key)
+    if cached is None:
+        cached = _cross_validate(name, epsilon, folds, repeats, progress)
+        with lock:
+            while len(store) >= _MAX_STORED:
+                store.pop(next(iter(store)))           # oldest first (dicts keep insertion order)
+            store[key] = cached
+    return cached.copy()
 
 
 def _cross_validate(name, epsilon, folds, repeats, progress):

@@ -56,6 +56,7 @@ def first_visit_defaults() -> None:
     st.session_state[K_ROW] = url_number("row", 0, 0, n_rows - 1, integer=True)
     st.session_state[K_FOLDS] = url_number("folds", 5, 2, 10, integer=True)
     st.session_state[K_REPEATS] = url_number("repeats", 2, 1, 10, integer=True)
+    to_url()        # the address bar shows the values in use, not invalid ones from a pasted link
 
 
 def on_data_change() -> None:
@@ -89,6 +90,11 @@ st.markdown(
     "*super-parent*) is a parent of all the others. Paper 001 asks how to *weight* them: by Bayesian "
     "model averaging (**BMA-AODE**) or by **compression coefficients** (**COMP-AODE**), and then makes both "
     "credal (**BMA-AODE\\***, **COMP-AODE\\***) by letting the prior over the SPODEs range over a set."
+)
+st.caption(
+    "This AODE is paper 001's: the mean of the SPODEs' *posteriors* P(c | a, s_j), every feature a "
+    "super-parent. It is not Webb et al.'s / Weka's AODE, which averages the *joints* P(c, a | s_j) and "
+    "leaves out SPODEs whose super-parent value was seen fewer than m times in training (Weka: m = 1)."
 )
 st.latex(r"LL_j = \sum_{i=1}^n \log P(c^{(i)} \mid \mathbf a^{(i)}, s_j)"
          r"\qquad w^{\rm BMA}_j \propto e^{LL_j}\ \ (\text{pruned below } L_{\max}/10^4)")
@@ -136,7 +142,11 @@ st.markdown(
 )
 st.plotly_chart(compression_figure(table), key="compression_chart", width="stretch")
 st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s credal set "
-           "(eq. 10). A SPODE whose upper end is ≤ 0 is dropped by COMP-AODE*.")
+           "(eq. 10; with a single feature eq. 9 fixes its prior at 1−ε and the range is a point). A SPODE "
+           "whose upper end is ≤ 0 is dropped by COMP-AODE*. A kept SPODE whose lower end is < 0 gets a "
+           "negative weight at some priors, and its vote then counts against the class it prefers: that "
+           "is eq. 12 as printed, which we keep (it needs LL_j < LL_0, i.e. a SPODE fitting worse than "
+           "the null model; none does on the shipped sample data).")
 shown = table.rename(columns={
     "super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
     "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower", "pi_high": "π_j upper",
@@ -166,7 +176,10 @@ st.success(f"BMA-AODE* returns {{{', '.join(info['bma_set'])}}} (BMA-AODE: `{bma
            f"P = {proba_bma.max():.3f}); COMP-AODE* returns {{{', '.join(info['comp_set'])}}} "
            f"(COMP-AODE: `{comp.predict(x)[0]}`, P = {proba_comp.max():.3f}).")
 st.caption("BMA-AODE*'s minimum is at a vertex of the credal set (one SPODE at 1−(k̃−1)ε, the rest at ε); "
-           "COMP-AODE*'s is found exactly (water-filling inside Dinkelbach's method), no numerical solver.")
+           "COMP-AODE*'s is computed in closed form (water-filling; Dinkelbach's method for the ratio "
+           "shown), no numerical solver. A verdict “a ≻ b” needs the minimum to beat 1 by more than a "
+           "relative 10⁻¹²: a margin that small is treated as a tie, which can keep an extra class in the "
+           "set but never removes one.")
 
 # ---- 3. comparison
 st.header("3. The five classifiers under repeated stratified cross-validation")
@@ -175,8 +188,8 @@ with c3:
     folds = st.slider("Folds", 2, 10, key=K_FOLDS, on_change=to_url)
 with c4:
     repeats = st.slider("Repeats", 1, 10, key=K_REPEATS, on_change=to_url)
-if folds > int(y_all.value_counts().max()):
-    st.error(f"{folds} folds is more than the largest class has rows; choose fewer folds.")
+if folds > n_rows:       # the splitter deals each class round-robin: it only needs folds <= rows
+    st.error(f"{folds} folds is more than the {n_rows} rows of the data set; choose fewer folds.")
     st.stop()
 bar = st.progress(0.0, text="cross-validating…")
 try:

@@ -25,6 +25,18 @@ of eq. 9 (eq. 15 as printed has :math:`1-(k-\tilde k-1)\epsilon`, a typo).  G is
 
 The minimum of the ratio itself (eq. 15), needed only for display, is found by Dinkelbach's method
 with this closed-form inner problem (:func:`comp_min_ratio`).
+
+**Negative weights.** π_j(y) is eq. 6 at prior y and is negative when
+:math:`LL_j + \log y < LL_0 + \log\epsilon`.  A kept SPODE (upper end of eq. 10 > 0) whose lower
+end is negative therefore enters G with a negative weight at some priors, and its preference then
+counts against the class it prefers.  This is eq. 12 as printed (its denominator is assumed
+positive); we keep it, see :class:`~credal_core.aode.CredalCompAODE`.
+
+**Tie band.** The minimum is computed exactly in closed form, but compared with 0 in floating
+point: a dominance is reported only if the minimum exceeds ``REL_TIE`` (1e-12) times the scale of
+the terms (:math:`\sum_j (P_j(a)+P_j(b))\,|\ldots|`).  A dominance holding by less than that is
+reported as non-dominance, so the returned set may keep a class that a infinitely precise
+computation would drop — never the reverse.
 """
 from __future__ import annotations
 
@@ -32,7 +44,9 @@ import numpy as np
 
 __all__ = ["bma_dominance", "bma_min_ratio", "comp_inner_min", "comp_dominance", "comp_min_ratio"]
 
-# Relative tolerance for "exactly equal": a dominance must beat rounding, never be created by it.
+# Relative tie band: a dominance must beat rounding, never be created by it.  A dominance holding by
+# less than REL_TIE times the scale of the compared terms is reported as non-dominance (the set may
+# then contain one more class; it never misses a non-dominated one).
 REL_TIE = 1e-12
 
 

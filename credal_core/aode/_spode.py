@@ -37,12 +37,18 @@ __all__ = ["SpodeTables", "SpodeEnsemble", "DEFAULT_MAX_TABLE_BYTES", "table_byt
 
 DEFAULT_MAX_TABLE_BYTES = 512 * 2 ** 20
 
-# Instances per gather chunk: keeps the (C, k, chunk) work arrays small whatever n is.
-_CHUNK_CELLS = 2 ** 22
+# Cells per counting / gather chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
+# whatever n is, so that a fit's peak memory is the log table plus O(_CHUNK_CELLS) (see table_bytes).
+_CHUNK_CELLS = 2 ** 20
 
 
 def table_bytes(n_classes: int, n_values) -> int:
-    """Bytes of the float64 SPODE log table for these class / value counts (unseen slots included)."""
+    """Bytes of the float64 SPODE log table for these class / value counts (unseen slots included).
+
+    This is what ``max_table_bytes`` is compared with.  Fitting allocates no other array of this
+    size (counts are accumulated and turned into logs in place), so the fit's peak memory is this
+    plus chunked work arrays of a few tens of MiB at most, whatever the table size.
+    """
     width = int(np.sum(np.asarray(n_values, dtype=np.int64) + 1))
     return 8 * int(n_classes) * width * width
 
@@ -66,23 +72,27 @@ class SpodeTables:
         self.width = W = int(widths.sum())
         k = len(n_values)
         idx = codes + self.offsets                          # (n, k) global value index
-        counts = np.zeros(n_classes * W * W)                # n(c, p, q), all pairs at once
+        # n(c, p, q) for all pairs at once, accumulated in place (np.add.at allocates nothing of the
+        # table's size), then turned into the log table in place: the fit's only table-sized array.
+        counts = np.zeros(n_classes * W * W)
         step = max(1, _CHUNK_CELLS // (k * k))
         for start in range(0, len(y_codes), step):
             rows = idx[start:start + step]
             flat = (y_codes[start:start + step, None, None] * W + rows[:, :, None]) * W + rows[:, None, :]
-            counts += np.bincount(flat.ravel(), minlength=counts.size)
-        counts = counts.reshape(n_classes, W, W)
+            np.add.at(counts, flat.ravel(), 1.0)
+        log_t = counts.reshape(n_classes, W, W)
         n_c = np.bincount(y_codes, minlength=n_classes).astype(float)
-        n_cp = np.einsum("cpp->cp", counts)                 # n(c, p): diagonal of the pair counts
+        n_cp = np.einsum("cpp->cp", log_t).copy()           # n(c, p): diagonal of the pair counts
         inv_card = np.repeat(1.0 / n_values, widths)        # 1/|A_l| for every slot q of feature l
         # log P(a_l = q | a_j = p, c) for every pair of slots; unseen rows/cols have zero counts
-        log_t = np.log(counts + inv_card[None, None, :]) - np.log(n_cp + 1.0)[:, :, None]
+        log_t += inv_card[None, None, :]
+        np.log(log_t, out=log_t)
+        log_t -= np.log(n_cp + 1.0)[:, :, None]
         log_prior = np.log((n_c + 1.0 / n_classes) / (len(y_codes) + 1.0))
         log_parent = np.log(n_cp + inv_card[None, :]) - np.log(n_c + 1.0)[:, None]
         diag = np.arange(W)
         log_t[:, diag, diag] = log_prior[:, None] + log_parent
-        self.log_table = log_t.reshape(n_classes, W * W)
+        self.log_table = counts.reshape(n_classes, W * W)   # log_t's storage, no copy
         self.class_counts = n_c
 
     def log_joint(self, codes: np.ndarray) -> np.ndarray:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._base import check_number
 from ._spode import DEFAULT_MAX_TABLE_BYTES, SpodeEnsemble, conditional_log_likelihoods, null_log_likelihood
 
 __all__ = ["CompAODE", "compression_coefficients", "compression_interval"]
@@ -27,11 +26,16 @@ def compression_interval(log_likelihoods, ll0: float, epsilon: float) -> np.ndar
 
     .. math:: \pi_j \in \Big[1 - \frac{LL_j + \log\epsilon}{-nH(C)+\log\epsilon},\;
               1 - \frac{LL_j + \log(1-k\epsilon)}{-nH(C)+\log\epsilon}\Big]
+
+    The lower end is the prior :math:`P(s_j) = \epsilon`, reachable only when another SPODE can take
+    the remaining mass, i.e. k >= 2.  With one feature eq. 9 forces :math:`P(s_1) = 1 - \epsilon`, so
+    the interval is the single point :math:`1 - (LL_1 + \log(1-\epsilon))/(-nH(C)+\log\epsilon)`
+    (which is also eq. 6's value).
     """
     ll = np.asarray(log_likelihoods, dtype=float)
     den = _code_length_null(ll0, epsilon)
-    low = 1.0 - (ll + np.log(epsilon)) / den
     high = 1.0 - (ll + np.log(1.0 - ll.size * epsilon)) / den
+    low = 1.0 - (ll + np.log(epsilon)) / den if ll.size > 1 else high.copy()
     return np.column_stack([low, high])
 
 
@@ -88,9 +92,11 @@ class CompAODE(SpodeEnsemble):
 
     def _validate_params(self):
         super()._validate_params()
-        check_number("epsilon", self.epsilon, 0.0, 1.0, low_open=True)
-        if self.epsilon >= 1.0:
-            raise ValueError("epsilon must be < 1 (it is the prior probability of the null model)")
+        is_real = isinstance(self.epsilon, (int, float, np.integer, np.floating)) and not isinstance(
+            self.epsilon, bool)
+        if not is_real or not 0.0 < self.epsilon < 1.0:     # NaN fails the comparison too
+            raise ValueError("epsilon must be a number in the open interval (0, 1) (it is the prior "
+                             f"probability of the null model); got {self.epsilon!r}")
 
     def _fit_weights(self, log_post, y_codes):
         eps = float(self.epsilon)

@@ -27,8 +27,12 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
 
     Class a dominates b iff
     :math:`\min_{P \in \mathcal P(S)} \frac{\sum_j P(a \mid \tilde{\mathbf a}, s_j) L_j P(s_j)}
-    {\sum_j P(b \mid \tilde{\mathbf a}, s_j) L_j P(s_j)} > 1`, decided exactly at the k̃ vertices of
+    {\sum_j P(b \mid \tilde{\mathbf a}, s_j) L_j P(s_j)} > 1`, computed exactly at the k̃ vertices of
     the credal set (see :mod:`credal_core.aode._dominance`), O(l² k) per instance instead of l² LPs.
+    The verdict has a relative tie band of 1e-12: a dominance holding by less than 1e-12 of the
+    scale of the two numerators is reported as non-dominance (the set can only get larger).
+    The pruned SPODEs (``kept_`` false) are outside the credal set: the sum runs over the kept
+    ones, :math:`\sum_{j \in K} P(s_j) = 1`, so ``epsilon`` must be at most :math:`1/\tilde k`.
     ``predict`` is BMA-AODE's label, which is always in ``predict_set`` (the uniform prior over K is
     in the credal set).
 
@@ -81,10 +85,27 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
     A SPODE is kept (``credal_feasible_``) iff its upper compression coefficient (eq. 10) is
     positive.  Class a dominates b iff :math:`\sum_{j} (P(a \mid \tilde{\mathbf a}, s_j) -
     P(b \mid \tilde{\mathbf a}, s_j))\,\pi_j(P(s_j)) > 0` for every prior — eq. 15's ratio exceeding
-    1 whenever its denominator is positive — decided exactly in closed form (separable objective:
-    water-filling or a vertex, see :mod:`credal_core.aode._dominance`).  If no SPODE is feasible no
-    class can be ranked: every class is returned.  ``predict`` is COMP-AODE's label; it is in the set
-    whenever COMP-AODE and COMP-AODE* keep the same SPODEs (001 footnote 3).
+    1 whenever its denominator is positive — computed exactly in closed form (separable objective:
+    water-filling or a vertex, see :mod:`credal_core.aode._dominance`), with a relative tie band of
+    1e-12: a dominance holding by less than 1e-12 of the scale of the terms is reported as
+    non-dominance.  The dropped SPODEs' priors stay free in eq. 9, so the kept ones share at most
+    :math:`1-(k-\tilde k+1)\epsilon` (001 pins the dropped ones at ε before eq. 15, "the best
+    solution"; it is not always: parking mass on a dropped SPODE can lower the minimum).  If no
+    SPODE is feasible no class can be ranked: every class is returned.  ``predict`` is COMP-AODE's
+    label; it is in the set whenever COMP-AODE and COMP-AODE* keep the same SPODEs (001 footnote 3).
+
+    **Negative weights (eq. 12 kept as printed).** :math:`\pi_j(P(s_j))` is negative at the priors
+    where :math:`LL_j + \log P(s_j) < LL_0 + \log\epsilon`.  A kept SPODE whose *lower*
+    coefficient (eq. 10) is negative therefore gets a negative weight at some priors of the credal
+    set, and its preference then counts *against* the class it prefers.  Example: :math:`LL_0=-30`,
+    :math:`LL=(-30.5,-33.5,-33.5)`, ε = 0.01, SPODE posteriors of class 0 = (.51, .9, .9): every SPODE
+    prefers class 0, yet neither class dominates (at the prior 1-3ε on SPODE 1, SPODEs 2 and 3 weigh
+    negatively) and the set is {0, 1}.  We keep the paper's definition rather than clipping π_j at 0
+    per prior (which is what COMP-AODE does at its single prior): clipping would make the objective
+    non-concave and non-smooth and the pool undefined where every clipped weight is 0.  The effect
+    (which can widen or narrow a set) needs a kept SPODE with :math:`LL_j < LL_0`, i.e. one that
+    fits the training classes worse than the null model in-sample: rare (no SPODE of the
+    categorical sample data sets shipped in sample_data/ has it).
 
     Parameters
     ----------

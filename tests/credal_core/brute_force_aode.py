@@ -107,3 +107,59 @@ def comp_min_ratio_slsqp(alpha, beta, base, epsilon, total, equality, *, n_rando
             if (feasible or cand is s) and val < best_val:
                 best_val, best_y = val, cand
     return best_val, best_y
+
+
+def comp_feasible_upper(log_liks, ll0, epsilon):
+    """COMP-AODE*'s kept SPODEs (001 §2.5): upper end of eq. 10, prior 1 - k eps, is positive."""
+    k = len(log_liks)
+    return [1 - (v + math.log(1 - k * epsilon)) / (ll0 + math.log(epsilon)) > 0 for v in log_liks]
+
+
+def comp_min_difference_eq9(post, log_liks, ll0, epsilon, a, b, *, n_random=12, seed=0, fix_dropped=False):
+    """min over eq. 9's credal set of sum_{j kept} (P_j(a) - P_j(b)) pi_j(P(s_j)), by multi-start SLSQP.
+
+    Variables: the whole prior (P(s_0), ..., P(s_k)) (k + 1 of them) with P(s_0) = eps,
+    P(s_j) >= eps, sum = 1, exactly as eq. 9 is printed; pi_j is eq. 6 with that prior; kept SPODEs
+    are those with a positive upper coefficient (``comp_feasible_upper``).  ``fix_dropped`` adds
+    P(s_j) = eps for the dropped SPODEs (001's reduction before eq. 15).  Returns (value, prior).
+    """
+    k = len(log_liks)
+    keep = np.array(comp_feasible_upper(log_liks, ll0, epsilon))
+    d = np.where(keep, post[:, a] - post[:, b], 0.0)
+    ll = np.asarray(log_liks, dtype=float)
+    den = ll0 + math.log(epsilon)
+
+    def objective(p):
+        q = np.clip(p[1:], 1e-300, None)
+        return float(np.dot(d, 1 - (ll + np.log(q)) / den))
+
+    def gradient(p):
+        return np.concatenate([[0.0], -d / (den * np.clip(p[1:], 1e-300, None))])
+
+    rng = np.random.default_rng(seed)
+    starts = []
+    for i in range(k):                                          # the vertices of eq. 9
+        s = np.full(k + 1, epsilon)
+        s[i + 1] = 1 - k * epsilon
+        starts.append(s)
+    for _ in range(n_random):
+        s = np.concatenate([[epsilon], epsilon + rng.dirichlet(np.ones(k)) * (1 - (k + 1) * epsilon)])
+        starts.append(s)
+    cons = [{"type": "eq", "fun": lambda p: p.sum() - 1.0}, {"type": "eq", "fun": lambda p: p[0] - epsilon}]
+    if fix_dropped and not keep.all():
+        cons.append({"type": "eq", "fun": lambda p: p[1:][~keep] - epsilon})
+        for s in starts:                                        # move the dropped mass to kept SPODEs
+            extra = s[1:][~keep].sum() - epsilon * (~keep).sum()
+            s[1:][~keep] = epsilon
+            s[1:][keep] += extra / keep.sum()
+    best_val, best_p = np.inf, None
+    for s in starts:
+        res = minimize(objective, s, jac=gradient, method="SLSQP", bounds=[(0.0, 1.0)] + [(epsilon, 1.0)] * k,
+                       constraints=cons, options={"ftol": 1e-14, "maxiter": 500})
+        for cand in (res.x, s):
+            ok = (abs(cand.sum() - 1) < 1e-9 and abs(cand[0] - epsilon) < 1e-9
+                  and cand[1:].min() >= epsilon - 1e-12
+                  and not (fix_dropped and np.any(np.abs(cand[1:][~keep] - epsilon) > 1e-9)))
+            if ok and objective(cand) < best_val:
+                best_val, best_p = objective(cand), cand
+    return best_val, best_p
