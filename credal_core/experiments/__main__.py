@@ -10,8 +10,10 @@ Smaller runs: ``--n-theta 4 --n-train 5 --n-test 2000``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from pathlib import Path
 
 from .evaluate import ClassifierGrid
 from .paper_000 import closest_pairs, determinacy_by_d, table1
@@ -55,6 +57,12 @@ def main(argv=None) -> int:
     parser.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
     parser.add_argument("--csv", default=None, help="also write every run's indicators to this CSV")
     args = parser.parse_args(argv)
+    if args.seed < 0:
+        parser.error(f"--seed must be a non-negative integer; got {args.seed}")
+    if args.csv:
+        folder = Path(args.csv).expanduser().resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            parser.error(f"--csv: cannot write into {folder} (checked before the run, so no result is lost)")
     try:
         grid = ClassifierGrid(epsilons=args.epsilons, alphas=args.alphas)
         start = time.perf_counter()
@@ -63,14 +71,21 @@ def main(argv=None) -> int:
                                         scheduler=args.scheduler, progress=_bar(sys.stderr))
     except ValueError as exc:
         parser.error(str(exc))
+    except (OSError, TimeoutError) as exc:           # e.g. no Dask scheduler at that address
+        parser.error(f"could not run on the scheduler {args.scheduler!r}: {exc}")
     seconds = time.perf_counter() - start
     runs = args.n_theta * args.n_train
     print(f"paper 000 §5.1: {args.n_theta} θ × {args.n_train} training sets = {runs} experiments per d, "
           f"{args.n_test} test instances; {seconds:.1f} s")
     one_decimal = "{:.1f}".format
     if args.what == "table1":
+        rows = table1(results)
         print("\nTable 1 (%): ours | paper")
-        print(table1(results).to_string(index=False, float_format=one_decimal))
+        if rows.empty:
+            print("(none of the paper's rows — NCC_ε=0.25/0.05 and LNCC_α=0.75/0.95 at d = 25, 50, 100 — "
+                  "is in this run; see the pairs below and `fig5`)")
+        else:
+            print(rows.to_string(index=False, float_format=one_decimal))
         print("\n(ε, α) pairs with determinacies within 1 point "
               "(closest first; the closest is always shown):")
         print(closest_pairs(results).to_string(index=False, float_format=one_decimal,

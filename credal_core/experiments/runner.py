@@ -57,7 +57,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, n_jobs: int | None = 1, schedule
 def _run_dask(fn, tasks, scheduler, report):
     from dask.distributed import Client, as_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    # a wrong address fails after 10 s (OSError / TimeoutError) instead of Dask's default 30 s
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="10s")
     try:
         futures = client.map(fn, tasks, pure=False)
         position = {f.key: i for i, f in enumerate(futures)}

@@ -39,3 +39,25 @@ def test_module_runs_as_a_script():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Fig. 5" in done.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--seed", "-1"], "non-negative"),
+    (["--csv", "/nonexistent/folder/x.csv"], "cannot write into"),
+])
+def test_bad_options_are_refused_before_the_run(capsys, args, message):
+    with pytest.raises(SystemExit) as stop:
+        main(["table1", "--n-theta", "1", "--n-train", "1", "--n-test", "50", *args])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_run_without_the_papers_rows_says_so(capsys):
+    assert main(["table1", "--n-theta", "1", "--n-train", "1", "--n-test", "100", "--sizes", "10",
+                 "--jobs", "1"]) == 0
+    assert "none of the paper's rows" in capsys.readouterr().out
+
+
+def test_an_unreachable_scheduler_is_a_message(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["fig5", "--n-theta", "1", "--n-train", "1", "--n-test", "50", "--scheduler", "tcp://127.0.0.1:9"])
+    assert stop.value.code == 2 and "could not run on the scheduler" in capsys.readouterr().err

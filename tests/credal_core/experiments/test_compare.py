@@ -96,3 +96,24 @@ def test_bad_settings_are_refused():
         compare_classifiers(X, np.array(["a"] * len(X)), specs=SPECS)
     assert [s.label for s in available_classifiers(SPECS)] == ["NBC", "NCC", "LNCC_α=0.75"]
     assert available_classifiers((ClassifierSpec("x", "NoSuchEstimator"),)) == []
+
+
+def test_preparation_is_fitted_on_each_training_fold_only(monkeypatch):
+    import credal_core.experiments.compare as compare_module
+
+    fitted = []
+
+    class Recording(Preparation):
+        def fit(self, X, y):
+            fitted.append(np.asarray(X.index))
+            return super().fit(X, y)
+
+    monkeypatch.setattr(compare_module, "Preparation", Recording)
+    X, y = _numeric_data(seed=5)
+    compare_classifiers(X, y, numeric=["x1", "x2"], specs=SPECS[:1], n_splits=3, n_repeats=2, seed=2)
+    folds = list(repeated_stratified_kfold(np.asarray(y), n_splits=3, n_repeats=2, seed=2))
+    fold_fits = [f for f in fitted if f.size]                    # the first call only checks settings
+    assert len(fold_fits) == len(folds)
+    for seen, (train, test) in zip(fold_fits, folds):
+        assert np.array_equal(np.sort(seen), np.sort(train))     # never a test row
+        assert np.intersect1d(seen, test).size == 0
