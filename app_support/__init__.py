@@ -1,6 +1,6 @@
-"""Helpers for the Streamlit pages: sample-data loading and plotly figure builders.
+"""Helpers for the Streamlit pages: sample data, plotly figure builders, cached wrappers, long runs.
 
-Nothing here does credal mathematics (that is ``credal_core``), and nothing here imports
-streamlit, so every function can be tested and reused without a running app. The pages wrap
-these functions in ``st.cache_data`` / ``st.cache_resource``.
+Nothing here does credal mathematics (that is ``credal_core``). The figure builders (``figures_*``)
+and ``data`` do not import streamlit, so they can be tested and reused without a running app; the
+cached wrappers (``cache_*``) and ``long_runs`` are the streamlit-side helpers the pages share.
 """

@@ -14,6 +14,7 @@ import streamlit as st
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.figures_compare import determinacy_accuracy_figure, figure_html, utilities_figure
 from app_support.figures_stats import critical_difference_figure
+from app_support.long_runs import interrupted, long_run
 from app_support.routing import hand_over_to_navigation
 from credal_core.csv_loader import (
     CsvLimits,
@@ -299,29 +300,21 @@ if not settings["clf"]:
     st.stop()
 if submitted or "cmp_active" not in st.session_state:
     st.session_state["cmp_active"] = json.dumps(settings, sort_keys=True)
-    st.session_state["cmp_interrupted"] = False
     _to_url(settings)
-if st.session_state.get("cmp_running") and not submitted:
-    st.session_state["cmp_running"] = False
-    st.session_state["cmp_interrupted"] = True
-if st.session_state.get("cmp_interrupted"):
+if interrupted("cmp_", submitted):
     st.warning("The comparison was stopped before it finished; nothing from it was kept. Press **Run the "
                "comparison** to start again — finished data sets stay cached.")
     st.stop()
 
 active = st.session_state["cmp_active"]
 protocol = json.dumps({k: v for k, v in json.loads(active).items() if k != "samples"}, sort_keys=True)
-stop_slot = st.empty()
-stop_slot.button("Stop", help="Cancels the comparison; the page stays usable.")
-st.session_state["cmp_running"] = True
 results = {}
-for title, key, X, y, numeric in prepared:
-    try:
-        results[title] = run_comparison(key, X, y, numeric, protocol, plain(title))
-    except ValueError as problem:
-        st.error(f"**{plain(title)}** could not be compared: {plain(problem)}.")
-st.session_state["cmp_running"] = False
-stop_slot.empty()
+with long_run("cmp_", "Stop", "Cancels the comparison; the page stays usable."):
+    for title, key, X, y, numeric in prepared:
+        try:
+            results[title] = run_comparison(key, X, y, numeric, protocol, plain(title))
+        except ValueError as problem:
+            st.error(f"**{plain(title)}** could not be compared: {plain(problem)}.")
 prepared = [entry for entry in prepared if entry[0] in results]
 if not prepared:
     st.stop()

@@ -16,6 +16,7 @@ from app_support.figures_determinacy import (
     indicator_vs_parameter_figure,
     table1_view,
 )
+from app_support.long_runs import interrupted, long_run
 from app_support.routing import hand_over_to_navigation
 from credal_core.experiments import (
     ClassifierGrid,
@@ -242,31 +243,20 @@ if submitted or "dc_active" not in st.session_state:
         st.error(f"Cannot run with these settings: {problem}")
         st.stop()
     st.session_state["dc_active"] = json.dumps(settings, sort_keys=True)
-    st.session_state["dc_interrupted"] = False
     _to_url(settings)
 
 active = st.session_state["dc_active"]
-if st.session_state.get("dc_running") and not submitted:
-    # The previous script run was cut short (the Stop button, or any click while it ran).
-    st.session_state["dc_running"] = False
-    st.session_state["dc_interrupted"] = True
-if st.session_state.get("dc_interrupted"):
+if interrupted("dc_", submitted):
     st.warning("The run was stopped before it finished; nothing from it was kept. Press **Run** to start it "
                "again — finished settings stay cached and come back at once.")
     st.stop()
 
-stop_slot = st.empty()
-stop_slot.button("Stop the run", help="Cancels the experiment; the page stays usable.")
-st.session_state["dc_running"] = True
 try:
-    results = run_experiment(active)
+    with long_run("dc_", "Stop the run", "Cancels the experiment; the page stays usable."):
+        results = run_experiment(active)
 except ValueError as problem:
-    st.session_state["dc_running"] = False
-    stop_slot.empty()
     st.error(f"Cannot run with these settings: {problem}")
     st.stop()
-st.session_state["dc_running"] = False
-stop_slot.empty()
 summary, close = summaries(active, results)
 shown = json.loads(active)
 

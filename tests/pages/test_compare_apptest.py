@@ -188,3 +188,14 @@ def test_user_text_is_shown_literally():
     at.get("file_uploader")[0].set_value(("[click](http://evil).csv", b"", "text/csv")).run()
     message = at.error[0].value
     assert message.startswith("**\\[click\\]\\(http\\://evil\\)\\.csv** cannot be used")
+
+
+def test_a_comparison_cut_short_is_reported_and_can_be_restarted():
+    at = run_page({"samples": "balloons"})
+    at.session_state["cmp_running"] = True          # what a click during a run leaves behind
+    at.run()
+    assert not at.exception
+    assert any("stopped before it finished" in w.value for w in at.warning)
+    assert not at.dataframe
+    next(b for b in at.button if b.label == "Run the comparison").click().run()
+    assert not at.exception and not at.warning and at.dataframe
