@@ -140,10 +140,12 @@ st.page_link("pages/profile_likelihood.py",
              icon=":material/show_chart:")
 st.page_link("pages/intervals_vs_n.py", label="Intervals vs N: likelihood and IDM intervals as the sample "
              "grows, and how often each classifier admits ignorance", icon=":material/stacked_line_chart:")
-st.markdown(
-    """
-**Pages to come:** Determinacy curves (NCC and LNCC versus sample size, ε and α) ·
-AODE compression weights · Classifier selection on the perturbation-threshold plane ·
-Compare on your data (every classifier on your own CSV).
-"""
-)
+st.page_link("pages/determinacy_curves.py", label="Determinacy curves: how often NCC_ε and LNCC_α commit "
+             "to one class as the sample grows (paper 000's Fig. 5 and Table 1)",
+             icon=":material/monitoring:")
+st.page_link("pages/aode_weights.py", label="AODE compression weights: Bayesian model averaging against "
+             "compression coefficients, and their credal versions", icon=":material/scale:")
+st.page_link("pages/classifier_selection.py", label="Classifier selection: pick, per instance, the naive "
+             "Bayes classifier that tolerates more imprecision", icon=":material/alt_route:")
+st.page_link("pages/compare.py", label="Compare on your data: every classifier on your own CSV files, "
+             "with tests across data sets", icon=":material/upload_file:")
