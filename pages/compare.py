@@ -138,14 +138,22 @@ def run_comparison(data_key: str, X: pd.DataFrame, y: pd.Series, numeric: tuple,
     cache hit replays nothing)."""
     settings = json.loads(settings_json)
     bar = st.progress(0.0, text=f"{title}: cross-validating…")
-    results = compare_classifiers(
+    try:
+        results = _compare(X, y, numeric, settings, bar, title)
+    except Exception:          # a refused data set: no half-filled bar left behind the message
+        bar.empty()
+        raise
+    bar.empty()
+    return results
+
+
+def _compare(X, y, numeric, settings, bar, title) -> pd.DataFrame:
+    return compare_classifiers(
         X, y, numeric=list(numeric), specs=_specs(settings["clf"], settings["s"], settings["eps"],
                                                   settings["alpha"]),
         n_splits=settings["folds"], n_repeats=settings["repeats"], discretiser=settings["disc"],
         n_bins=settings["bins"], missing=settings["missing"], seed=settings["seed"],
         progress=lambda done, total: bar.progress(done / total, text=f"{title}: fold {done} of {total}"))
-    bar.empty()
-    return results
 
 
 def _csv(frame: pd.DataFrame) -> bytes:

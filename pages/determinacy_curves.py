@@ -128,9 +128,13 @@ def run_experiment(settings_json: str) -> pd.DataFrame:
     on a cache hit, and an emptied bar replays as nothing.
     """
     bar = st.progress(0.0, text="Running the experiment…")
-    results = _experiment(json.loads(settings_json),
-                          lambda done, total: bar.progress(done / total, text=f"Running the experiment… "
-                                                                              f"{done} of {total} tasks"))
+    try:
+        results = _experiment(json.loads(settings_json),
+                              lambda done, total: bar.progress(done / total, text=f"Running the experiment… "
+                                                                                  f"{done} of {total} tasks"))
+    except Exception:          # a refused setting: no half-filled bar left behind the message
+        bar.empty()
+        raise
     bar.empty()
     return results
 

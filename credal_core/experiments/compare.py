@@ -146,6 +146,8 @@ def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
     discretise inside each training fold.  Returns one row per (repeat, fold, classifier); a
     classifier that refuses a fold's data gets NaN indicators and its message in ``error``.
     """
+    if pd.Series(y, dtype=object).isna().any():
+        raise ValueError("y has missing class labels; drop those rows first (they cannot be scored)")
     labels = np.asarray(pd.Series(y, dtype=object).astype(str))
     if len(labels) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(labels)}")

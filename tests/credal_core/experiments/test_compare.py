@@ -117,3 +117,11 @@ def test_preparation_is_fitted_on_each_training_fold_only(monkeypatch):
     for seen, (train, test) in zip(fold_fits, folds):
         assert np.array_equal(np.sort(seen), np.sort(train))     # never a test row
         assert np.intersect1d(seen, test).size == 0
+
+
+def test_missing_class_labels_are_refused():
+    X, y = _numeric_data()
+    y = y.astype(object)
+    y[3] = None
+    with pytest.raises(ValueError, match="missing class labels"):
+        compare_classifiers(X, y, specs=SPECS)
