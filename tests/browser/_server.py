@@ -11,6 +11,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = Path(__file__).resolve().parent / "output"
 CHROMIUM = "/usr/bin/chromium"
@@ -62,3 +64,10 @@ def streamlit_app(log_name: str):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def playwright_or_skip():
+    """Playwright's sync API for a browser-test module, or skip the module (no chromium, no playwright)."""
+    if not HAVE_CHROMIUM:
+        pytest.skip(NO_CHROMIUM, allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api")

@@ -9,14 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
-
-if not HAVE_CHROMIUM:
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = playwright_or_skip()
 ROOT = Path(__file__).resolve().parents[2]
 
 

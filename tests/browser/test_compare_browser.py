@@ -6,14 +6,10 @@ import csv
 import io
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
-
-if not HAVE_CHROMIUM:
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = playwright_or_skip()
 
 DATA = ("patient,fever,cough,age,diagnosis\n" + "\n".join(
     f"p{i},{'yes' if i % 3 else 'no'},{'dry' if i % 4 else 'wet'},{20 + (i * 7) % 50},"

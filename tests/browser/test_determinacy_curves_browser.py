@@ -8,14 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
-
-if not HAVE_CHROMIUM:
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = playwright_or_skip()
 
 QUICK = "?source=artificial&m=6&theta=2&train=3&test=500&sizes=20,60&eps=0.05,0.25&alpha=0.55,0.95&seed=1"
 

@@ -5,14 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, NO_CHROMIUM, OUTPUT, streamlit_app
+from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
-
-if not HAVE_CHROMIUM:
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = playwright_or_skip()
 
 
 @pytest.fixture(scope="module")
