@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _plotly import plotly_array
+from _apptest import open_page, plotly_array
 from streamlit.testing.v1 import AppTest
 
 from credal_core.aode import BMAAODE, CompAODE, CredalBMAAODE
@@ -29,12 +29,7 @@ def chart_traces(at: AppTest, key: str) -> list[dict]:
 
 
 def run_page(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
-    if query:
-        at.query_params.update(query)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, query, TIMEOUT)
 
 
 def all_text(at: AppTest) -> str:

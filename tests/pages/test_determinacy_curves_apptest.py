@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _plotly import chart_traces
+from _apptest import chart_traces, open_page
 from streamlit.testing.v1 import AppTest
 
 import credal_core.experiments as experiments
@@ -19,12 +19,7 @@ QUICK = {"source": "artificial", "m": "5", "theta": "2", "train": "2", "test": "
 
 
 def run_page(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
-    if query:
-        at.query_params.update(query)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, query, TIMEOUT)
 
 
 def charts(at: AppTest) -> list[dict]:

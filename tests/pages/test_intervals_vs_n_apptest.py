@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _plotly import chart_traces
+from _apptest import chart_traces, open_page
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,12 +19,7 @@ PAPER_NUMBERS = ("94.3%", "94.6%", "23.6%", "7.6%")  # 003 Example 2
 
 
 def run_page(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
-    if query:
-        at.query_params.update(query)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, query, TIMEOUT)
 
 
 def slider(at: AppTest, name: str):

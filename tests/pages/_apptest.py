@@ -1,4 +1,4 @@
-"""Shared by the AppTest page tests: read the plotly charts a page rendered."""
+"""Shared by the AppTest page tests: open a page (or the app) with URL parameters, read its plotly charts."""
 
 from __future__ import annotations
 
@@ -26,3 +26,13 @@ def chart_traces(at: AppTest, key: str) -> list[dict]:
     for trace in data:
         trace["x"], trace["y"] = plotly_array(trace["x"]), plotly_array(trace["y"])
     return data
+
+
+def open_page(path: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run the script at ``path`` once with these URL parameters; it must not raise."""
+    at = AppTest.from_file(path, default_timeout=timeout)
+    if query:
+        at.query_params.update(query)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
