@@ -71,6 +71,14 @@ def _decode(data: bytes) -> tuple[str, str]:
             return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError:
             pass
+    head = data[:2000]
+    for name, zeros in (("utf-16-le", head[1::2]), ("utf-16-be", head[0::2])):
+        # ASCII text in UTF-16 without a BOM: every other byte is zero
+        if len(head) >= 8 and zeros.count(0) > 0.9 * len(zeros):
+            try:
+                return data.decode(name), name
+            except UnicodeDecodeError:
+                pass
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:

@@ -189,3 +189,9 @@ def test_too_many_lines_are_refused_before_parsing():
 def test_formula_neutralising_leaves_empty_cells_and_sees_through_blanks():
     frame = pd.DataFrame({"t": ["", " =1+1", "\n@x", "ok", None]})
     assert neutralise_formulas(frame)["t"].tolist()[:4] == ["", "' =1+1", "'\n@x", "ok"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_is_read_not_called_binary(encoding):
+    table = read_csv_bytes("colour,size,class\nred,1.5,a\nblue,2.5,b\n".encode(encoding))
+    assert table.encoding == encoding and table.frame.iloc[1].tolist() == ["blue", "2.5", "b"]
