@@ -220,6 +220,9 @@ with st.form("dc_settings"):
         c3.number_input("Test instances", 0, 10_000, step=500, key=KEY + "test")
         c3.text_input("Sample sizes d", key=KEY + "sizes", help="Comma-separated, e.g. 25, 50, 100")
     else:
+        st.caption("Every value that occurs in the file counts as a possible value of its feature (|F_j| in "
+                   "Perks' prior), as a WEKA header declares it; the page “Compare on your data” counts the "
+                   "values seen in each training fold instead, so its NCC numbers can differ slightly.")
         c1, c2, c3 = st.columns(3)
         c1.selectbox("Sample data set", sample_names(), key=KEY + "data")
         c1.radio("Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, key=KEY + "protocol")
