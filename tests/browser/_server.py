@@ -71,3 +71,16 @@ def playwright_or_skip():
     if not HAVE_CHROMIUM:
         pytest.skip(NO_CHROMIUM, allow_module_level=True)
     return pytest.importorskip("playwright.sync_api")
+
+
+@contextlib.contextmanager
+def chromium_browser():
+    """Debian's chromium driven by Playwright (headless, no sandbox), closed on the way out."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

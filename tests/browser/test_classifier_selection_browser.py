@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -44,50 +44,46 @@ def k_thumb(page):
 
 def test_moving_k_redraws_the_threshold_plane(page_url):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 3200})
-            page.goto(page_url + "?runs=10", wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Classifier selection")).to_be_visible(timeout=60_000)
-            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
-            charts = page.get_by_test_id("stPlotlyChart")
-            expect(charts).to_have_count(2, timeout=60_000)
-            plane = charts.nth(0)
-            expect(plane.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
-            expect(plane).to_contain_text("k nearest (Euclidean), k = 3", timeout=30_000)
-            expect(plane).to_contain_text("k nearest (Chebyshev), k = 3")
-            decision = page.get_by_test_id("stMarkdown").filter(has_text="The instance")
-            expect(decision).to_contain_text("Among its 3 nearest training points")
-            markers_before = plane.locator(".scatterlayer .trace .point").count()
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3200})
+        page.goto(page_url + "?runs=10", wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Classifier selection")).to_be_visible(timeout=60_000)
+        expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+        charts = page.get_by_test_id("stPlotlyChart")
+        expect(charts).to_have_count(2, timeout=60_000)
+        plane = charts.nth(0)
+        expect(plane.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+        expect(plane).to_contain_text("k nearest (Euclidean), k = 3", timeout=30_000)
+        expect(plane).to_contain_text("k nearest (Chebyshev), k = 3")
+        decision = page.get_by_test_id("stMarkdown").filter(has_text="The instance")
+        expect(decision).to_contain_text("Among its 3 nearest training points")
+        markers_before = plane.locator(".scatterlayer .trace .point").count()
 
-            thumb = k_thumb(page)
-            expect(thumb).to_have_value("3")
-            thumb.focus()
-            for _ in range(9):
-                thumb.press("ArrowRight")
-            expect(thumb).to_have_value("12", timeout=10_000)
-            expect(plane).to_contain_text("k nearest (Euclidean), k = 12", timeout=30_000)
-            expect(plane).to_contain_text("k nearest (Chebyshev), k = 12")
-            expect(decision).to_contain_text("Among its 12 nearest training points", timeout=30_000)
-            # rows tied at the 12th distance all count: the page says how many rows were used
-            used = int(explain_default_row(12)["n_neighbours"])
-            assert used > 12
-            expect(decision).to_contain_text(f"(Euclidean distance; {used} rows, because")
-            expect(page).to_have_url(re.compile(r"[?&]k=12\b"), timeout=10_000)
-            # more neighbours cover more distinct points of the plane: more markers drawn
-            page.wait_for_timeout(500)
-            assert plane.locator(".scatterlayer .trace .point").count() > markers_before
+        thumb = k_thumb(page)
+        expect(thumb).to_have_value("3")
+        thumb.focus()
+        for _ in range(9):
+            thumb.press("ArrowRight")
+        expect(thumb).to_have_value("12", timeout=10_000)
+        expect(plane).to_contain_text("k nearest (Euclidean), k = 12", timeout=30_000)
+        expect(plane).to_contain_text("k nearest (Chebyshev), k = 12")
+        expect(decision).to_contain_text("Among its 12 nearest training points", timeout=30_000)
+        # rows tied at the 12th distance all count: the page says how many rows were used
+        used = int(explain_default_row(12)["n_neighbours"])
+        assert used > 12
+        expect(decision).to_contain_text(f"(Euclidean distance; {used} rows, because")
+        expect(page).to_have_url(re.compile(r"[?&]k=12\b"), timeout=10_000)
+        # more neighbours cover more distinct points of the plane: more markers drawn
+        page.wait_for_timeout(500)
+        assert plane.locator(".scatterlayer .trace .point").count() > markers_before
 
-            # the shared link reproduces k in a fresh page
-            other = browser.new_page(viewport={"width": 1400, "height": 3200})
-            other.goto(page.url, wait_until="domcontentloaded")
-            expect(k_thumb(other)).to_have_value("12", timeout=60_000)
-            expect(other.get_by_test_id("stPlotlyChart").nth(0)).to_contain_text(
-                "k nearest (Euclidean), k = 12", timeout=30_000)
-            other.close()
+        # the shared link reproduces k in a fresh page
+        other = browser.new_page(viewport={"width": 1400, "height": 3200})
+        other.goto(page.url, wait_until="domcontentloaded")
+        expect(k_thumb(other)).to_have_value("12", timeout=60_000)
+        expect(other.get_by_test_id("stPlotlyChart").nth(0)).to_contain_text(
+            "k nearest (Euclidean), k = 12", timeout=30_000)
+        other.close()
 
-            page.wait_for_timeout(1000)
-            page.screenshot(path=str(OUTPUT / "classifier_selection.png"), full_page=True)
-        finally:
-            browser.close()
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(OUTPUT / "classifier_selection.png"), full_page=True)

@@ -6,7 +6,7 @@ import csv
 import io
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -24,33 +24,29 @@ def base_url():
 
 def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 3200}, accept_downloads=True)
-            page.goto(base_url + "compare?samples=&folds=3&repeats=1&clf=NBC,NCC,LNCC_α%3D0.75",
-                      wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Compare on your data")).to_be_visible(timeout=60_000)
-            prompt = page.get_by_text("Upload a CSV file or pick a sample data set")
-            expect(prompt).to_be_visible(timeout=30_000)
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3200}, accept_downloads=True)
+        page.goto(base_url + "compare?samples=&folds=3&repeats=1&clf=NBC,NCC,LNCC_α%3D0.75",
+                  wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Compare on your data")).to_be_visible(timeout=60_000)
+        prompt = page.get_by_text("Upload a CSV file or pick a sample data set")
+        expect(prompt).to_be_visible(timeout=30_000)
 
-            page.locator("input[type=file]").set_input_files(
-                files=[{"name": "clinic.csv", "mimeType": "text/csv", "buffer": DATA}])
-            expect(page.get_by_text("clinic.csv: 61 rows × 5 columns")).to_be_visible(timeout=60_000)
-            table = page.get_by_test_id("stDataFrame").first
-            expect(table).to_be_visible(timeout=120_000)
-            expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=60_000)
-            expect(page.get_by_role("checkbox", name="Drop ID-like columns")).to_be_checked()
+        page.locator("input[type=file]").set_input_files(
+            files=[{"name": "clinic.csv", "mimeType": "text/csv", "buffer": DATA}])
+        expect(page.get_by_text("clinic.csv: 61 rows × 5 columns")).to_be_visible(timeout=60_000)
+        table = page.get_by_test_id("stDataFrame").first
+        expect(table).to_be_visible(timeout=120_000)
+        expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=60_000)
+        expect(page.get_by_role("checkbox", name="Drop ID-like columns")).to_be_checked()
 
-            with page.expect_download(timeout=60_000) as info:
-                page.get_by_role("button", name="Per-fold results (CSV)").click()
-            path = tmp_path / "folds.csv"
-            info.value.save_as(path)
-            rows = list(csv.DictReader(io.StringIO(path.read_text())))
-            assert {r["classifier"] for r in rows} == {"NBC", "NCC", "LNCC_α=0.75"}
-            assert len(rows) == 3 * 3
-            assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
-            page.wait_for_timeout(1000)
-            page.screenshot(path=str(OUTPUT / "compare.png"), full_page=True)
-        finally:
-            browser.close()
+        with page.expect_download(timeout=60_000) as info:
+            page.get_by_role("button", name="Per-fold results (CSV)").click()
+        path = tmp_path / "folds.csv"
+        info.value.save_as(path)
+        rows = list(csv.DictReader(io.StringIO(path.read_text())))
+        assert {r["classifier"] for r in rows} == {"NBC", "NCC", "LNCC_α=0.75"}
+        assert len(rows) == 3 * 3
+        assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(OUTPUT / "compare.png"), full_page=True)

@@ -6,7 +6,7 @@ Runs the whole app (``app.py``, page at ``/compare``) with Playwright driving De
 from __future__ import annotations
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -27,25 +27,21 @@ def slider(page, label):
 
 def test_stop_a_long_comparison_then_run_a_short_one(base_url):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 3000})
-            page.goto(base_url + LONG, wait_until="domcontentloaded")
-            bar = page.get_by_test_id("stProgress")
-            expect(bar).to_contain_text("fold", timeout=120_000)
-            page.get_by_role("button", name="Stop", exact=True).click()
-            stopped = page.get_by_text("The comparison was stopped before it finished")
-            expect(stopped).to_be_visible(timeout=60_000)
-            expect(page.get_by_test_id("stDataFrame")).to_have_count(0)
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3000})
+        page.goto(base_url + LONG, wait_until="domcontentloaded")
+        bar = page.get_by_test_id("stProgress")
+        expect(bar).to_contain_text("fold", timeout=120_000)
+        page.get_by_role("button", name="Stop", exact=True).click()
+        stopped = page.get_by_text("The comparison was stopped before it finished")
+        expect(stopped).to_be_visible(timeout=60_000)
+        expect(page.get_by_test_id("stDataFrame")).to_have_count(0)
 
-            for label in ("Folds", "Repetitions"):           # to the smallest protocol: 2 folds, 1 run
-                thumb = slider(page, label)
-                thumb.focus()
-                thumb.press("Home")
-            expect(slider(page, "Folds")).to_have_value("2")
-            page.get_by_role("button", name="Run the comparison").click()
-            expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=180_000)
-            expect(stopped).to_have_count(0)
-        finally:
-            browser.close()
+        for label in ("Folds", "Repetitions"):           # to the smallest protocol: 2 folds, 1 run
+            thumb = slider(page, label)
+            thumb.focus()
+            thumb.press("Home")
+        expect(slider(page, "Folds")).to_have_value("2")
+        page.get_by_role("button", name="Run the comparison").click()
+        expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=180_000)
+        expect(stopped).to_have_count(0)

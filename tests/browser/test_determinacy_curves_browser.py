@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -24,42 +24,38 @@ def base_url():
 
 def test_run_stop_and_run_again_in_chromium(base_url):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 3600})
-            page.goto(base_url + "determinacy_curves" + QUICK, wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Determinacy curves")).to_be_visible(timeout=60_000)
-            charts = page.get_by_test_id("stPlotlyChart")
-            expect(charts).to_have_count(2, timeout=120_000)
-            expect(charts.nth(0)).to_contain_text("LNCC_α=0.95", timeout=30_000)
-            expect(charts.nth(0)).to_contain_text("NCC_ε=0.25")
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3600})
+        page.goto(base_url + "determinacy_curves" + QUICK, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Determinacy curves")).to_be_visible(timeout=60_000)
+        charts = page.get_by_test_id("stPlotlyChart")
+        expect(charts).to_have_count(2, timeout=120_000)
+        expect(charts.nth(0)).to_contain_text("LNCC_α=0.95", timeout=30_000)
+        expect(charts.nth(0)).to_contain_text("NCC_ε=0.25")
 
-            # a long run (the paper's full protocol at one size), stopped from the page
-            sizes = page.get_by_role("textbox", name="Sample sizes d")
-            sizes.fill("25, 50, 100, 200")
-            page.get_by_test_id("stSlider").filter(has_text="θ draws").get_by_role("slider").focus()
-            for _ in range(20):
-                page.keyboard.press("ArrowRight")
-            page.get_by_role("button", name="Run", exact=True).click()
-            bar = page.get_by_test_id("stProgress")
-            expect(bar).to_be_visible(timeout=60_000)
-            expect(bar).to_contain_text(re.compile(r"of \d+ tasks"), timeout=60_000)
-            page.get_by_role("button", name="Stop the run").click()
-            expect(page.get_by_text("The run was stopped before it finished")).to_be_visible(timeout=60_000)
-            expect(bar).to_have_count(0)
-            expect(charts).to_have_count(0)
+        # a long run (the paper's full protocol at one size), stopped from the page
+        sizes = page.get_by_role("textbox", name="Sample sizes d")
+        sizes.fill("25, 50, 100, 200")
+        page.get_by_test_id("stSlider").filter(has_text="θ draws").get_by_role("slider").focus()
+        for _ in range(20):
+            page.keyboard.press("ArrowRight")
+        page.get_by_role("button", name="Run", exact=True).click()
+        bar = page.get_by_test_id("stProgress")
+        expect(bar).to_be_visible(timeout=60_000)
+        expect(bar).to_contain_text(re.compile(r"of \d+ tasks"), timeout=60_000)
+        page.get_by_role("button", name="Stop the run").click()
+        expect(page.get_by_text("The run was stopped before it finished")).to_be_visible(timeout=60_000)
+        expect(bar).to_have_count(0)
+        expect(charts).to_have_count(0)
 
-            # the session still works: a quick run again
-            sizes.fill("20, 60")
-            page.get_by_test_id("stSlider").filter(has_text="θ draws").get_by_role("slider").focus()
-            for _ in range(20):
-                page.keyboard.press("ArrowLeft")
-            page.get_by_role("button", name="Run", exact=True).click()
-            expect(charts).to_have_count(2, timeout=120_000)
-            expect(page.get_by_text("The run was stopped before it finished")).to_have_count(0)
-            expect(page).to_have_url(re.compile(r"[?&]theta=1\b"), timeout=10_000)
-            page.wait_for_timeout(1500)
-            page.screenshot(path=str(OUTPUT / "determinacy_curves.png"), full_page=True)
-        finally:
-            browser.close()
+        # the session still works: a quick run again
+        sizes.fill("20, 60")
+        page.get_by_test_id("stSlider").filter(has_text="θ draws").get_by_role("slider").focus()
+        for _ in range(20):
+            page.keyboard.press("ArrowLeft")
+        page.get_by_role("button", name="Run", exact=True).click()
+        expect(charts).to_have_count(2, timeout=120_000)
+        expect(page.get_by_text("The run was stopped before it finished")).to_have_count(0)
+        expect(page).to_have_url(re.compile(r"[?&]theta=1\b"), timeout=10_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(OUTPUT / "determinacy_curves.png"), full_page=True)

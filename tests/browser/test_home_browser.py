@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -23,33 +23,29 @@ def determinacy(page) -> str:
 
 
 def test_home_page_in_chromium(server_url):
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1500})
-            page.goto(server_url, wait_until="domcontentloaded")
-            expect = sync_api.expect
-            expect(page.get_by_role("heading", name="Credal classification explorer")).to_be_visible(
-                timeout=60_000)
-            expect(page).to_have_title("Credal classification explorer", timeout=10_000)
-            expect(page.get_by_test_id("stMetricValue").first).to_have_text(re.compile(r"\d+%"),
-                                                                           timeout=60_000)
-            expect(page.locator(".katex").first).to_be_visible()  # the dominance formula is rendered
-            expect(page.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=30_000)
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1500})
+        page.goto(server_url, wait_until="domcontentloaded")
+        expect = sync_api.expect
+        expect(page.get_by_role("heading", name="Credal classification explorer")).to_be_visible(
+            timeout=60_000)
+        expect(page).to_have_title("Credal classification explorer", timeout=10_000)
+        expect(page.get_by_test_id("stMetricValue").first).to_have_text(re.compile(r"\d+%"),
+                                                                       timeout=60_000)
+        expect(page.locator(".katex").first).to_be_visible()  # the dominance formula is rendered
+        expect(page.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=30_000)
 
-            before = determinacy(page)
-            thumb = page.get_by_role("slider")
-            expect(thumb).to_have_value("2")
-            thumb.focus()
-            for _ in range(30):  # 30 steps of 0.1: s goes from 2.0 to 5.0
-                thumb.press("ArrowRight")
-            expect(thumb).to_have_value("5", timeout=10_000)
-            metric_value = page.get_by_test_id("stMetric").filter(has_text="NCC determinacy").get_by_test_id(
-                "stMetricValue")
-            expect(metric_value).not_to_have_text(before, timeout=30_000)
-            expect(page).to_have_url(re.compile(r"[?&]s=5\.0\b"), timeout=10_000)
+        before = determinacy(page)
+        thumb = page.get_by_role("slider")
+        expect(thumb).to_have_value("2")
+        thumb.focus()
+        for _ in range(30):  # 30 steps of 0.1: s goes from 2.0 to 5.0
+            thumb.press("ArrowRight")
+        expect(thumb).to_have_value("5", timeout=10_000)
+        metric_value = page.get_by_test_id("stMetric").filter(has_text="NCC determinacy").get_by_test_id(
+            "stMetricValue")
+        expect(metric_value).not_to_have_text(before, timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]s=5\.0\b"), timeout=10_000)
 
-            page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
-            page.screenshot(path=str(OUTPUT / "home.png"), full_page=True)
-        finally:
-            browser.close()
+        page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
+        page.screenshot(path=str(OUTPUT / "home.png"), full_page=True)

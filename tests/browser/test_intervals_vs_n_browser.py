@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -32,55 +32,51 @@ def first_row_cells(page):
 
 def test_intervals_vs_n_page_in_chromium(page_url):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 3000})
-            # Arrive from the front door, as a student clicking through would (a shared link as the
-            # very first request is covered by the Profile likelihood browser test).
-            page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
-            expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
-            page.goto(page_url, wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Intervals vs N")).to_be_visible(timeout=60_000)
-            expect(page).to_have_title("Credal classification explorer", timeout=10_000)
-            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3000})
+        # Arrive from the front door, as a student clicking through would (a shared link as the
+        # very first request is covered by the Profile likelihood browser test).
+        page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
+        expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
+        page.goto(page_url, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Intervals vs N")).to_be_visible(timeout=60_000)
+        expect(page).to_have_title("Credal classification explorer", timeout=10_000)
+        expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
 
-            # both plotly charts rendered, with their curves drawn
-            charts = page.get_by_test_id("stPlotlyChart")
-            expect(charts).to_have_count(2, timeout=60_000)
-            for i in range(2):
-                expect(charts.nth(i).locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
-            expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.85)")
-            expect(charts.nth(1)).to_contain_text("NCC (s = 2)")
-            expect(page.get_by_test_id("stAlert").filter(has_text="reproduce 003 Example 2")).to_be_visible()
+        # both plotly charts rendered, with their curves drawn
+        charts = page.get_by_test_id("stPlotlyChart")
+        expect(charts).to_have_count(2, timeout=60_000)
+        for i in range(2):
+            expect(charts.nth(i).locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+        expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.85)")
+        expect(charts.nth(1)).to_contain_text("NCC (s = 2)")
+        expect(page.get_by_test_id("stAlert").filter(has_text="reproduce 003 Example 2")).to_be_visible()
 
-            cells = first_row_cells(page)  # N = 10 | likelihood interval | width | IDM interval | width
-            expect(cells).to_have_count(5)
-            before = [text.strip() for text in cells.all_inner_texts()]
+        cells = first_row_cells(page)  # N = 10 | likelihood interval | width | IDM interval | width
+        expect(cells).to_have_count(5)
+        before = [text.strip() for text in cells.all_inner_texts()]
 
-            # α from 0.85 to 0.75 with the keyboard
-            thumb = alpha_thumb(page)
-            expect(thumb).to_have_value("0.85")
-            thumb.focus()
-            for _ in range(10):
-                thumb.press("ArrowLeft")
-            expect(thumb).to_have_value("0.75", timeout=10_000)
-            expect(cells.nth(1)).not_to_have_text(before[1], timeout=30_000)  # the likelihood interval
-            expect(cells.nth(3)).to_have_text(before[3])  # the IDM interval does not depend on α
-            expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.75)", timeout=30_000)
-            expect(page).to_have_url(re.compile(r"[?&]alpha=0\.75\b"), timeout=10_000)
-            after = [text.strip() for text in cells.all_inner_texts()]
+        # α from 0.85 to 0.75 with the keyboard
+        thumb = alpha_thumb(page)
+        expect(thumb).to_have_value("0.85")
+        thumb.focus()
+        for _ in range(10):
+            thumb.press("ArrowLeft")
+        expect(thumb).to_have_value("0.75", timeout=10_000)
+        expect(cells.nth(1)).not_to_have_text(before[1], timeout=30_000)  # the likelihood interval
+        expect(cells.nth(3)).to_have_text(before[3])  # the IDM interval does not depend on α
+        expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.75)", timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.75\b"), timeout=10_000)
+        after = [text.strip() for text in cells.all_inner_texts()]
 
-            # the shared link reproduces the view in a fresh page
-            shared = page.url
-            other = browser.new_page(viewport={"width": 1400, "height": 3000})
-            other.goto(shared, wait_until="domcontentloaded")
-            other_thumb = alpha_thumb(other)
-            expect(other_thumb).to_have_value("0.75", timeout=60_000)
-            expect(first_row_cells(other)).to_have_text(after, timeout=30_000)
-            other.close()
+        # the shared link reproduces the view in a fresh page
+        shared = page.url
+        other = browser.new_page(viewport={"width": 1400, "height": 3000})
+        other.goto(shared, wait_until="domcontentloaded")
+        other_thumb = alpha_thumb(other)
+        expect(other_thumb).to_have_value("0.75", timeout=60_000)
+        expect(first_row_cells(other)).to_have_text(after, timeout=30_000)
+        other.close()
 
-            page.wait_for_timeout(1000)  # let the charts finish their redraw before the screenshot
-            page.screenshot(path=str(OUTPUT / "intervals_vs_n.png"), full_page=True)
-        finally:
-            browser.close()
+        page.wait_for_timeout(1000)  # let the charts finish their redraw before the screenshot
+        page.screenshot(path=str(OUTPUT / "intervals_vs_n.png"), full_page=True)

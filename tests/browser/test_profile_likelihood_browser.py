@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, playwright_or_skip, streamlit_app
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -62,68 +62,64 @@ def edit_first_cell(page, old: str, new: str, done) -> None:
 
 def test_profile_likelihood_page_in_chromium(page_url):
     expect = sync_api.expect
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1500})
-            # a shared link, the first request to a fresh server: 000 Example 2 at α = 0.26, just above
-            # the critical α = 0.233
-            page.goto(page_url + "?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
-                timeout=60_000)
-            # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
-            expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
-            expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
-            verdict = page.get_by_role("heading", name=re.compile("dominates"))
-            expect(verdict).to_have_text(re.compile(r"c dominates ¬c for α > 0\.233"), timeout=60_000)
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1500})
+        # a shared link, the first request to a fresh server: 000 Example 2 at α = 0.26, just above
+        # the critical α = 0.233
+        page.goto(page_url + "?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
+            timeout=60_000)
+        # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
+        expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
+        expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
+        verdict = page.get_by_role("heading", name=re.compile("dominates"))
+        expect(verdict).to_have_text(re.compile(r"c dominates ¬c for α > 0\.233"), timeout=60_000)
 
-            # the plotly chart rendered, with the 3,000 Monte Carlo points and the envelope in its data
-            plot = page.locator(".js-plotly-plot").first
-            expect(plot).to_be_attached(timeout=60_000)
-            expect(plot.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
-            page.wait_for_function(
-                "el => el._fullData && el._fullData.length >= 4", arg=plot.element_handle(), timeout=30_000)
-            assert plot.evaluate(PLOT_POINTS) == 3000
-            names = plot.evaluate("el => el.data.map(t => t.name)")
-            assert "profile likelihood (exact upper envelope)" in names
-            expect(plot).to_contain_text("posterior P(c | f̃)")
+        # the plotly chart rendered, with the 3,000 Monte Carlo points and the envelope in its data
+        plot = page.locator(".js-plotly-plot").first
+        expect(plot).to_be_attached(timeout=60_000)
+        expect(plot.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
+        page.wait_for_function(
+            "el => el._fullData && el._fullData.length >= 4", arg=plot.element_handle(), timeout=30_000)
+        assert plot.evaluate(PLOT_POINTS) == 3000
+        names = plot.evaluate("el => el.data.map(t => t.name)")
+        assert "profile likelihood (exact upper envelope)" in names
+        expect(plot).to_contain_text("posterior P(c | f̃)")
 
-            answer = page.get_by_test_id("stAlert").filter(has_text="the LNCC returns")
-            expect(answer).to_contain_text("At α = 0.26 the LNCC returns {c}", timeout=30_000)
+        answer = page.get_by_test_id("stAlert").filter(has_text="the LNCC returns")
+        expect(answer).to_contain_text("At α = 0.26 the LNCC returns {c}", timeout=30_000)
 
-            # α from 0.26 down to 0.22 with the keyboard: below 0.233 c no longer dominates
-            thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
-                "slider")
-            expect(thumb).to_have_value("0.26")
-            thumb.focus()
-            for value in ("0.25", "0.24", "0.23", "0.22"):
-                # one step at a time: a key pressed while the page re-runs could otherwise be lost
-                thumb.press("ArrowLeft")
-                expect(thumb).to_have_value(value, timeout=10_000)
-                expect(page).to_have_url(re.compile(rf"[?&]alpha={re.escape(value)}\b"), timeout=10_000)
-            expect(answer).to_contain_text("At α = 0.22 the LNCC returns {c, ¬c}", timeout=30_000)
-            expect(page).to_have_url(re.compile(r"[?&]alpha=0\.22\b"), timeout=10_000)
-            expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
+        # α from 0.26 down to 0.22 with the keyboard: below 0.233 c no longer dominates
+        thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
+            "slider")
+        expect(thumb).to_have_value("0.26")
+        thumb.focus()
+        for value in ("0.25", "0.24", "0.23", "0.22"):
+            # one step at a time: a key pressed while the page re-runs could otherwise be lost
+            thumb.press("ArrowLeft")
+            expect(thumb).to_have_value(value, timeout=10_000)
+            expect(page).to_have_url(re.compile(rf"[?&]alpha={re.escape(value)}\b"), timeout=10_000)
+        expect(answer).to_contain_text("At α = 0.22 the LNCC returns {c, ¬c}", timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.22\b"), timeout=10_000)
+        expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
 
-            page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
-            page.screenshot(path=str(OUTPUT / "profile_likelihood.png"), full_page=True)
+        page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
+        page.screenshot(path=str(OUTPUT / "profile_likelihood.png"), full_page=True)
 
-            # edit the counts table (a canvas grid): n(c, f̃_1) = 5 -> 3 makes a shareable custom example
-            edit_first_cell(page, "5", "3", lambda timeout: expect(page).to_have_url(
-                re.compile(r"[?&]preset=custom&counts=3-1&n=6-2\b"), timeout=timeout))
-            expect(verdict).to_have_text("c dominates ¬c for α > 0.593", timeout=30_000)   # 16/27
-            expect(page.get_by_role("combobox", name="Example")).to_have_value("Custom")
+        # edit the counts table (a canvas grid): n(c, f̃_1) = 5 -> 3 makes a shareable custom example
+        edit_first_cell(page, "5", "3", lambda timeout: expect(page).to_have_url(
+            re.compile(r"[?&]preset=custom&counts=3-1&n=6-2\b"), timeout=timeout))
+        expect(verdict).to_have_text("c dominates ¬c for α > 0.593", timeout=30_000)   # 16/27
+        expect(page.get_by_role("combobox", name="Example")).to_have_value("Custom")
 
-            # bad input: n(c) = 2 < n(c, f̃_1) = 3 is refused next to the table, the last valid state stays
-            n_c = page.get_by_label("n(c)", exact=True)
-            n_c.fill("2")
-            n_c.press("Enter")
-            error = page.get_by_test_id("stAlert").filter(has_text="cannot be used")
-            expect(error).to_contain_text("larger than n(c) = 2", timeout=30_000)
-            expect(verdict).to_have_text("c dominates ¬c for α > 0.593")
-            expect(plot).to_be_attached()
-            n_c.fill("6")
-            n_c.press("Enter")
-            expect(error).to_have_count(0, timeout=30_000)
-        finally:
-            browser.close()
+        # bad input: n(c) = 2 < n(c, f̃_1) = 3 is refused next to the table, the last valid state stays
+        n_c = page.get_by_label("n(c)", exact=True)
+        n_c.fill("2")
+        n_c.press("Enter")
+        error = page.get_by_test_id("stAlert").filter(has_text="cannot be used")
+        expect(error).to_contain_text("larger than n(c) = 2", timeout=30_000)
+        expect(verdict).to_have_text("c dominates ¬c for α > 0.593")
+        expect(plot).to_be_attached()
+        n_c.fill("6")
+        n_c.press("Enter")
+        expect(error).to_have_count(0, timeout=30_000)
