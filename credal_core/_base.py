@@ -14,6 +14,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._checks import check_number
 from .data import CountTables, lookup_sum
 
 # Log-ratios within this of 0 are ties: sums of logs taken in different orders differ in the last
@@ -22,15 +23,6 @@ TIE = 1e-12
 
 __all__ = ["TIE", "NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint", "top_cycle",
            "check_number"]
-
-
-def check_number(name: str, value, low: float, high: float = np.inf, *, low_open: bool = False) -> float:
-    """A finite real hyper-parameter in [low, high] (or (low, high] with ``low_open``), else ValueError."""
-    is_real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not is_real or not np.isfinite(value) or value > high or (value <= low if low_open else value < low):
-        bracket = "(" if low_open else "["
-        raise ValueError(f"{name} must be a finite number in {bracket}{low:g}, {high:g}]; got {value!r}")
-    return float(value)
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:

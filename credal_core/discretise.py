@@ -22,6 +22,8 @@ import math
 
 import numpy as np
 
+from ._checks import check_integer
+
 __all__ = ["mdl_cut_points", "equal_frequency_cut_points", "median_cut_point", "apply_cut_points",
            "bin_labels", "DISCRETISERS"]
 
@@ -117,8 +119,7 @@ def equal_frequency_cut_points(values, n_bins: int = 5) -> np.ndarray:
     A cut is the midpoint between the two training values around the quantile, so no training
     value sits on a cut; heavily repeated values can give fewer bins than asked.
     """
-    if not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
-        raise ValueError(f"n_bins must be an integer >= 2; got {n_bins!r}")
+    check_integer("n_bins", n_bins, 2)
     x, _ = _clean(values)
     x = np.sort(x)
     if x.size < 2:

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._checks import check_integer
+
 __all__ = ["DECIMALS", "FriedmanResult", "ranks_per_dataset", "wilcoxon_pairs", "friedman_test",
            "nemenyi_critical_difference", "nemenyi_groups"]
 
@@ -311,12 +313,6 @@ def _check_alpha(alpha) -> float:
     return float(alpha)
 
 
-def _check_count(name: str, value, minimum: int = 2) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
-
-
 def nemenyi_critical_difference(n_datasets: int, n_classifiers: int, alpha: float = 0.05) -> float:
     r"""Critical difference of the Nemenyi test (Demšar 2006, §3.2.2).
 
@@ -345,8 +341,8 @@ def nemenyi_critical_difference(n_datasets: int, n_classifiers: int, alpha: floa
     >>> round(nemenyi_critical_difference(14, 4), 3)    # Demšar's example: q = 2.569, CD = 1.25
     1.254
     """
-    n = _check_count("n_datasets", n_datasets)
-    k = _check_count("n_classifiers", n_classifiers)
+    n = check_integer("n_datasets", n_datasets, 2)
+    k = check_integer("n_classifiers", n_classifiers, 2)
     alpha = _check_alpha(alpha)
     q_alpha = float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf)) / sqrt(2.0)
     return q_alpha * sqrt(k * (k + 1) / (6.0 * n))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import check_integer
+
 __all__ = ["draw_chances", "sample_naive"]
 
 
@@ -35,10 +37,8 @@ def draw_chances(rng: np.random.Generator, *, n_features: int = 10, n_classes: i
     >>> theta.shape, bool(np.all(np.abs(theta[0] - theta[1]) >= 0.1))
     ((2, 10), True)
     """
-    if not isinstance(n_features, (int, np.integer)) or n_features < 1:
-        raise ValueError(f"n_features must be an integer >= 1; got {n_features!r}")
-    if not isinstance(n_classes, (int, np.integer)) or n_classes < 2:
-        raise ValueError(f"n_classes must be an integer >= 2; got {n_classes!r}")
+    check_integer("n_features", n_features, 1)
+    check_integer("n_classes", n_classes, 2)
     if not (0 <= min_gap and (n_classes - 1) * min_gap < 1):
         raise ValueError(f"min_gap={min_gap!r} cannot separate {n_classes} classes inside [0, 1]: "
                          f"it needs (n_classes - 1) * min_gap < 1")
@@ -59,8 +59,7 @@ def sample_naive(rng: np.random.Generator, theta: np.ndarray, n: int) -> tuple[n
 
     Returns integer codes ``X`` (n, m) with values in {0, 1} and ``y`` (n,) in ``range(n_classes)``.
     """
-    if not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"the number of instances must be an integer >= 1; got {n!r}")
+    check_integer("the number of instances", n, 1)
     y = rng.integers(0, theta.shape[0], size=n)
     X = (rng.uniform(size=(n, theta.shape[1])) < theta[y]).astype(np.int64)
     return X, y

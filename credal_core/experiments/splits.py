@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .._checks import check_integer
+
 __all__ = ["repeated_stratified_kfold", "repeated_holdout"]
 
 
@@ -36,12 +38,10 @@ def repeated_stratified_kfold(y, *, n_splits: int = 5, n_repeats: int = 10,
     (6, [2, 2, 2, 2, 2, 2])
     """
     codes = _codes(y)
-    if not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
-        raise ValueError(f"n_splits must be an integer >= 2; got {n_splits!r}")
+    check_integer("n_splits", n_splits, 2)
     if n_splits > codes.size:
         raise ValueError(f"n_splits={n_splits} is more than the {codes.size} instances")
-    if not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    check_integer("n_repeats", n_repeats, 1)
     rng = np.random.default_rng(seed)
     everything = np.arange(codes.size)
     for _ in range(n_repeats):
@@ -70,8 +70,7 @@ def repeated_holdout(y, *, n_repeats: int = 100, test_size: float = 0.3, stratif
         raise ValueError(f"test_size must be a share strictly between 0 and 1; got {test_size!r}")
     if codes.size < 2:
         raise ValueError("a hold-out split needs at least two instances")
-    if not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    check_integer("n_repeats", n_repeats, 1)
     rng = np.random.default_rng(seed)
     everything = np.arange(codes.size)
     for _ in range(n_repeats):

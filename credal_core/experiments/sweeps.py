@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._checks import check_integer
 from ..data import CountTables, as_frame, check_labels
 from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
 from .generator import draw_chances, sample_naive
@@ -22,12 +23,6 @@ __all__ = ["ArtificialTask", "DatasetTask", "CodedData", "artificial_experiment"
            "encode_dataset", "summarise", "setting_label"]
 
 KEYS = ["classifier", "s", "epsilon", "alpha", "d"]
-
-
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -73,7 +68,7 @@ def artificial_experiment(*, sample_sizes: Sequence[int] = (25, 50, 100), n_thet
     instances, 10 binary features, gap 0.1).  Returns one row per (d, θ, training set, setting).
     """
     grid = grid or ClassifierGrid()
-    sample_sizes = [_check_int("a sample size d", d, 1) for d in sample_sizes]
+    sample_sizes = [check_integer("a sample size d", d, 1) for d in sample_sizes]
     if not sample_sizes:
         raise ValueError("give at least one sample size d")
     small = [d for d in sample_sizes if d < n_classes]
@@ -81,7 +76,7 @@ def artificial_experiment(*, sample_sizes: Sequence[int] = (25, 50, 100), n_thet
         raise ValueError(f"sample size d={small[0]} is smaller than the number of classes ({n_classes})")
     for name, value, low in (("n_theta", n_theta, 1), ("n_train", n_train, 1), ("n_test", n_test, 1),
                              ("n_features", n_features, 1), ("n_classes", n_classes, 2)):
-        _check_int(name, value, low)
+        check_integer(name, value, low)
     draw_chances(np.random.default_rng(0), n_features=1, n_classes=n_classes, min_gap=min_gap)  # checks
     tasks = [ArtificialTask(t, d, n_train, n_test, n_features, n_classes, float(min_gap), grid, seed)
              for d in sample_sizes for t in range(n_theta)]
@@ -173,7 +168,7 @@ def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repea
         raise ValueError(f"protocol must be 'cv' or 'holdout'; got {protocol!r}")
     sizes = ()
     if sample_sizes is not None:
-        sizes = tuple(_check_int("a sample size d", d, 1) for d in sample_sizes)
+        sizes = tuple(check_integer("a sample size d", d, 1) for d in sample_sizes)
         if not sizes:
             raise ValueError("give at least one sample size d, or None for whole training folds")
         smallest_fold = min(train.size for train, _ in splits)
