@@ -132,10 +132,15 @@ def _specs(labels: list[str], s: float, eps: float, alpha: float) -> tuple[Class
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def run_comparison(data_key: str, X: pd.DataFrame, y: pd.Series, numeric: tuple, settings_json: str,
+def run_comparison(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple, settings_json: str,
                    title: str) -> pd.DataFrame:
     """Per-fold indicators of every chosen classifier on one data set (the bar lives and dies in here, so a
-    cache hit replays nothing)."""
+    cache hit replays nothing).
+
+    ``data_key`` identifies the file and the columns taken from it, so the table itself (``_X``, ``_y``)
+    is not hashed on every rerun (seconds for a large upload).
+    """
+    X, y = _X, _y
     settings = json.loads(settings_json)
     bar = st.progress(0.0, text=f"{title}: cross-validating…")
     try:
@@ -227,7 +232,7 @@ if not datasets:
     st.info("Upload a CSV file or pick a sample data set to start.")
     st.stop()
 
-prepared = []          # (title, key, X, y, numeric)
+prepared = []          # (title, key, X, y, numeric, columns taken: the data part of the cache key)
 for title, key, table, default_class in datasets:
     with st.expander(f"{plain(title)}: {table.frame.shape[0]} rows × {table.frame.shape[1]} columns",
                      expanded=not key.startswith("sample-")):
@@ -278,7 +283,8 @@ for title, key, table, default_class in datasets:
             continue
         counts = labels.value_counts()
         st.caption("Classes: " + plain(", ".join(f"{c} ({n})" for c, n in counts.items())) + ".")
-        prepared.append((title, key, frame, labels, tuple(numeric)))
+        selection = json.dumps([class_column, features], ensure_ascii=False)   # rows kept follow from these
+        prepared.append((title, key, frame, labels, tuple(numeric), selection))
 if not prepared:
     st.stop()
 
@@ -318,9 +324,9 @@ active = st.session_state["cmp_active"]
 protocol = json.dumps({k: v for k, v in json.loads(active).items() if k != "samples"}, sort_keys=True)
 results = {}
 with long_run("cmp_", "Stop", "Cancels the comparison; the page stays usable."):
-    for title, key, X, y, numeric in prepared:
+    for title, key, X, y, numeric, selection in prepared:
         try:
-            results[title] = run_comparison(key, X, y, numeric, protocol, plain(title))
+            results[title] = run_comparison(f"{key}|{selection}", X, y, numeric, protocol, plain(title))
         except ValueError as problem:
             st.error(f"**{plain(title)}** could not be compared: {plain(problem)}.")
 prepared = [entry for entry in prepared if entry[0] in results]
