@@ -156,8 +156,10 @@ def _experiment(settings: dict, _progress) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=48)
-def summaries(settings_json: str, results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return summarise(results), closest_pairs(results)
+def summaries(settings_json: str, _results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Summary and close pairs of the run with these settings (the settings are the key: the run's
+    thousands of rows are not hashed on every rerun)."""
+    return summarise(_results), closest_pairs(_results)
 
 
 def _check(settings: dict) -> None:
