@@ -88,6 +88,18 @@ def compare(name, ours_fn, baseline_fn, repeat):
     return t_base / t_ours, differ
 
 
+def every_pair(post, min_ratio):
+    """``min_ratio(P_j(a|x), P_j(b|x))`` for every instance and ordered class pair (1 on the diagonal)."""
+    n, _, n_classes = post.shape
+    out = np.ones((n, n_classes, n_classes))
+    for i in range(n):
+        for a in range(n_classes):
+            for b in range(n_classes):
+                if a != b:
+                    out[i, a, b] = min_ratio(post[i, :, a], post[i, :, b])
+    return out
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=200)
@@ -106,15 +118,7 @@ def main(argv=None):
     kept, w = bma.kept_, bma.weights_[bma.kept_]
 
     def bma_solver():
-        post = post_all[:, kept, :]
-        n, _, n_classes = post.shape
-        out = np.ones((n, n_classes, n_classes))
-        for i in range(n):
-            for a in range(n_classes):
-                for b in range(n_classes):
-                    if a != b:
-                        out[i, a, b] = lp_min_ratio(w * post[i, :, a], w * post[i, :, b], eps)
-        return out
+        return every_pair(post_all[:, kept, :], lambda pa, pb: lp_min_ratio(w * pa, w * pb, eps))
 
     ratios = [compare("BMA-AODE* ", lambda: bma.dominance(X_test), bma_solver, args.repeat)]
 
@@ -127,16 +131,8 @@ def main(argv=None):
     X_comp = X_test.iloc[: args.comp_instances]
 
     def comp_solver():
-        post = post_all[: args.comp_instances][:, keep, :]
-        n, _, n_classes = post.shape
-        out = np.ones((n, n_classes, n_classes))
-        for i in range(n):
-            for a in range(n_classes):
-                for b in range(n_classes):
-                    if a != b:
-                        out[i, a, b] = slsqp_min_ratio(post[i, :, a], post[i, :, b], base, eps, total,
-                                                       equality)
-        return out
+        return every_pair(post_all[: args.comp_instances][:, keep, :],
+                          lambda pa, pb: slsqp_min_ratio(pa, pb, base, eps, total, equality))
 
     ratios.append(compare("COMP-AODE*", lambda: comp.dominance(X_comp), comp_solver, args.repeat))
     worst = min(r[0] for r in ratios)
