@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_support.data import load_sample
+from app_support.cached_samples import cached_sample
 from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal_core.aode.summary import instance_explanation, spode_table
 from credal_core.experiments.splits import repeated_stratified_kfold
@@ -18,7 +18,7 @@ from credal_core.metrics import brier_loss, credal_scores
 @st.cache_data(show_spinner=False)
 def training_rows(name: str, n_train: int) -> np.ndarray:
     """A seeded subset of ``n_train`` rows (all rows when n_train is the data size)."""
-    X, _ = load_sample(name)
+    X, _ = cached_sample(name)
     order = np.random.default_rng(0).permutation(len(X))
     return np.sort(order[:n_train])
 
@@ -26,7 +26,7 @@ def training_rows(name: str, n_train: int) -> np.ndarray:
 @st.cache_resource(show_spinner=False, max_entries=16)
 def fitted(name: str, n_train: int, epsilon: float):
     """CredalBMAAODE and CredalCompAODE fitted on the chosen rows."""
-    X, y = load_sample(name)
+    X, y = cached_sample(name)
     rows = training_rows(name, n_train)
     return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
             CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
@@ -37,8 +37,9 @@ def weights_table(name: str, n_train: int, epsilon: float) -> pd.DataFrame:
     return spode_table(*fitted(name, n_train, epsilon))
 
 
+@st.cache_data(show_spinner=False)
 def explanation(name: str, n_train: int, epsilon: float, row: int) -> dict:
-    X, _ = load_sample(name)
+    X, _ = cached_sample(name)
     return instance_explanation(*fitted(name, n_train, epsilon), X.iloc[[row]])
 
 
@@ -76,7 +77,7 @@ def compare(name: str, epsilon: float, folds: int, repeats: int,
 
 
 def _cross_validate(name, epsilon, folds, repeats, progress):
-    X, y = load_sample(name)
+    X, y = cached_sample(name)
     y = y.to_numpy()
     splits = list(repeated_stratified_kfold(y, n_splits=folds, n_repeats=repeats, seed=0))
     precise = {"AODE": AODE, "BMA-AODE": BMAAODE, "COMP-AODE": CompAODE}

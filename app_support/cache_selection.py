@@ -1,22 +1,17 @@
 """Cached computations of the page "Classifier selection" (004); arguments are plain hashable values."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_support.data import SAMPLE_DIR, load_sample
+from app_support.cached_samples import cached_sample
 from credal_core.experiments.splits import repeated_holdout
 from credal_core.selection import ThresholdSelector, best_two_subsets, sequential_forward_selection
 from credal_core.selection_protocol import accuracy_vs_k, comparison_table
 
-# name -> (file, class column), or None for a sample of app_support.data
-DATASETS = {"balloons": ("balloons.csv", "inflated"), "weather": None, "synthetic_nb": None}
-_TIC = "tic_tac_toe.csv"          # UCI Tic-Tac-Toe Endgame, 004's "TIC" (shipped by another issue)
-if (Path(SAMPLE_DIR) / _TIC).exists():
-    DATASETS["tic_tac_toe"] = (_TIC, "class")
+# the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
+DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")
 _SQUARES = ("top_left", "top_middle", "top_right", "middle_left", "middle_middle", "middle_right",
             "bottom_left", "bottom_middle", "bottom_right")
 # 004 Table 1, 1-based feature numbers in UCI order: Balloons (1,2,3,4) / (1,3,4); TIC (1,5,7,8) / (1,2,5,7,8)
@@ -31,13 +26,7 @@ PAPER_NAMES = {"balloons": "Balloons", "tic_tac_toe": "TIC"}     # keys of 004 T
 def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; choose one of {list(DATASETS)}")
-    spec = DATASETS[name]
-    if spec is None:
-        X, y = load_sample(name)
-    else:
-        frame = pd.read_csv(Path(SAMPLE_DIR) / spec[0], dtype=str, keep_default_na=False)
-        y = frame.pop(spec[1])
-        X = frame
+    X, y = cached_sample(name)
     return X, np.asarray(y)
 
 

@@ -11,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from app_support.cache_aode import compare, explanation, fitted, weights_table
-from app_support.data import load_sample, sample_names
+from app_support.cached_samples import cached_sample
+from app_support.data import sample_names
 from app_support.figures_aode import compression_figure, posteriors_figure, weights_figure
 from app_support.routing import hand_over_to_navigation
 
@@ -49,7 +50,7 @@ def first_visit_defaults() -> None:
         return
     data = st.query_params.get("data", "synthetic_nb")
     st.session_state[K_DATA] = data if data in sample_names() else "synthetic_nb"
-    n_rows = len(load_sample(st.session_state[K_DATA])[0])
+    n_rows = len(cached_sample(st.session_state[K_DATA])[0])
     eps = url_number("eps", EPS_DEFAULT, EPS_MIN, EPS_MAX)
     st.session_state[K_EPS] = round(round(eps / EPS_STEP) * EPS_STEP, 3)
     st.session_state[K_N] = url_number("n", n_rows, 4, n_rows, integer=True)
@@ -61,7 +62,7 @@ def first_visit_defaults() -> None:
 
 def on_data_change() -> None:
     """A new data set: reset the sizes that depend on it, then mirror the URL."""
-    n_rows = len(load_sample(st.session_state[K_DATA])[0])
+    n_rows = len(cached_sample(st.session_state[K_DATA])[0])
     st.session_state[K_N] = n_rows
     st.session_state[K_ROW] = 0
     st.session_state[K_FOLDS] = min(st.session_state[K_FOLDS], 5 if n_rows >= 50 else 3)
@@ -115,7 +116,7 @@ c1, c2 = st.columns(2)
 with c1:
     name = st.selectbox("Data set", sample_names(), key=K_DATA, format_func=lambda s: DATA_LABELS.get(s, s),
                         on_change=on_data_change, help="Shipped sample data (sample_data/).")
-X_all, y_all = load_sample(name)
+X_all, y_all = cached_sample(name)
 n_rows, k = X_all.shape
 with c2:
     epsilon = st.slider("ε (prior lower bound of every SPODE; prior of the null model)", EPS_MIN, EPS_MAX,
