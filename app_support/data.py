@@ -26,6 +26,9 @@ NUMERIC_SAMPLES: dict[str, tuple[str, str]] = {
 }
 
 
+ALL_SAMPLES = {**SAMPLES, **NUMERIC_SAMPLES}
+
+
 def sample_names(*, include_numeric: bool = False) -> list[str]:
     """The categorical samples (and, with ``include_numeric``, those with numeric features too)."""
     return list(SAMPLES) + (list(NUMERIC_SAMPLES) if include_numeric else [])
@@ -44,11 +47,10 @@ def load_sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
 
 def sample_bytes(name: str) -> bytes:
     """The raw bytes of a shipped sample's CSV (to go through the same loader as an upload)."""
-    every = {**SAMPLES, **NUMERIC_SAMPLES}
-    if name not in every:
-        raise ValueError(f"unknown sample data set {name!r}; choose one of {list(every)}")
-    return (SAMPLE_DIR / every[name][0]).read_bytes()
+    if name not in ALL_SAMPLES:
+        raise ValueError(f"unknown sample data set {name!r}; choose one of {list(ALL_SAMPLES)}")
+    return (SAMPLE_DIR / ALL_SAMPLES[name][0]).read_bytes()
 
 
 def sample_class_column(name: str) -> str:
-    return {**SAMPLES, **NUMERIC_SAMPLES}[name][1]
+    return ALL_SAMPLES[name][1]

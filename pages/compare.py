@@ -336,11 +336,11 @@ if not prepared:
 # --- results
 st.subheader("3 · Results")
 tabs = st.tabs([plain(title) for title, *_ in prepared])
-all_folds = []
+all_folds, summaries = [], {}
 for tab, (title, key, *_) in zip(tabs, prepared):
     folds = results[title]
     all_folds.append(folds.assign(dataset=title))
-    summary = summarise_comparison(folds)
+    summary = summaries[title] = summarise_comparison(folds)
     with tab:
         st.dataframe(_summary_view(summary), hide_index=True, key=f"cmp_table_{key}")
         errors = folds.loc[folds["error"] != "", ["classifier", "error"]].drop_duplicates()
@@ -352,9 +352,10 @@ for tab, (title, key, *_) in zip(tabs, prepared):
         left.plotly_chart(scatter, key=f"cmp_scatter_{key}")
         right.plotly_chart(bars, key=f"cmp_bars_{key}")
         d1, d2, d3, d4 = st.columns(4)
-        d1.download_button("Per-fold results (CSV)", _csv(folds), f"{key}_folds.csv", "text/csv",
+        # CSVs are built when clicked, not on every rerun
+        d1.download_button("Per-fold results (CSV)", lambda f=folds: _csv(f), f"{key}_folds.csv", "text/csv",
                            key=f"cmp_dl_folds_{key}")
-        d2.download_button("Summary (CSV)", _csv(summary), f"{key}_summary.csv", "text/csv",
+        d2.download_button("Summary (CSV)", lambda f=summary: _csv(f), f"{key}_summary.csv", "text/csv",
                            key=f"cmp_dl_summary_{key}")
         # HTML figures embed plotly.js (several MB): generated only when clicked
         d3.download_button("Scatter (HTML)", lambda fig=scatter: figure_html(fig),
@@ -365,7 +366,7 @@ st.caption("Precise classifiers are determinate everywhere (single accuracy = ac
            "‘Precise acc. (indet.)’ is the accuracy of each credal classifier's precise counterpart on the "
            "instances where it returns several classes (NBC-I of 000 §5): the lower, the better the credal "
            "classifier isolates hard instances. Brier loss: 001's (1 − P(true class))², lower is better.")
-st.download_button("All data sets, per fold (CSV)", _csv(pd.concat(all_folds, ignore_index=True)),
+st.download_button("All data sets, per fold (CSV)", lambda: _csv(pd.concat(all_folds, ignore_index=True)),
                    "comparison_folds.csv", "text/csv", key="cmp_dl_all")
 
 # --- across data sets
@@ -378,7 +379,7 @@ RANKABLE = {"u65": "u65", "u80": "u80", "discounted_accuracy": "discounted accur
 indicator = st.selectbox("Indicator to compare (higher is better)", list(RANKABLE), format_func=RANKABLE.get,
                          key="cmp_rank_indicator")
 scores = pd.DataFrame({
-    title: summarise_comparison(results[title]).set_index("classifier")[f"{indicator}_mean"]
+    title: summaries[title].set_index("classifier")[f"{indicator}_mean"]
     for title, *_ in prepared}).T
 undefined = [c for c in scores.columns if scores[c].isna().any()]
 if undefined:
