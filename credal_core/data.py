@@ -113,9 +113,9 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError("y is empty")
     if pd.isna(pd.Series(arr)).any():
         raise ValueError(f"y has {int(pd.isna(pd.Series(arr)).sum())} missing label(s)")
-    floats = pd.to_numeric(pd.Series(arr), errors="coerce") if arr.dtype.kind in "fO" else None
-    if floats is not None and (arr.dtype.kind == "f" or pd.api.types.infer_dtype(arr) == "floating"):
-        values = floats.to_numpy()
+    if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) == "floating"):
+        # numbers only: text labels never pay for the conversion
+        values = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy()
         if np.any(~np.isfinite(values[~np.isnan(values)])):
             raise ValueError("y holds non-finite labels (inf); class labels must be categorical")
         if np.any(values != np.round(values)):

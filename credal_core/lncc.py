@@ -148,9 +148,10 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                     continue
                 if extended is None:
                     extended = tables.extended_counts()
-                counts = lookup(codes[todo], extended)                      # (C, m, k)
-                pc = PairCounts(np.full(todo.size, nc[a]), counts[a].T, np.full(todo.size, nc[b]),
-                                counts[b].T)
+                # only this pair's two classes: the other rows of the tables are not needed here
+                counts = lookup(codes[todo], [e[[a, b]] for e in extended])     # (2, m, k)
+                pc = PairCounts(np.full(todo.size, nc[a]), counts[0].T, np.full(todo.size, nc[b]),
+                                counts[1].T)
                 sub_ends = {key: val[todo] for key, val in ends.items()}
                 ab, ba, known, u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
                 dom[todo, a, b], dom[todo, b, a] = ab, ba

@@ -68,7 +68,7 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
 
     def _dominance(self, codes):
         kept = self.kept_
-        post = np.exp(self.spodes_.log_posteriors(codes))[:, kept, :]
+        post = np.exp(self.spodes_.log_posteriors(codes)[:, kept, :])     # exp of the kept SPODEs only
         w = self.weights_[kept]
         out = np.empty((post.shape[0], post.shape[2], post.shape[2]), dtype=bool)
         for sl in _chunked(*post.shape[:1], post.shape[2], post.shape[1]):
@@ -150,7 +150,7 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
         n, n_classes = codes.shape[0], len(self.classes_)
         if not keep.any():
             return np.zeros((n, n_classes, n_classes), dtype=bool)
-        post = np.exp(self.spodes_.log_posteriors(codes))[:, keep, :]
+        post = np.exp(self.spodes_.log_posteriors(codes)[:, keep, :])     # exp of the kept SPODEs only
         out = np.empty((n, n_classes, n_classes), dtype=bool)
         for sl in _chunked(n, n_classes, post.shape[1]):
             out[sl] = comp_dominance(post[sl], base, float(self.epsilon), total, equality)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._base import top_cycle
 from ._dominance import bma_min_ratio, comp_inner_min, comp_min_ratio
 from .credal import CredalBMAAODE, CredalCompAODE
 
@@ -46,8 +47,8 @@ def instance_explanation(bma: CredalBMAAODE, comp: CredalCompAODE, x) -> dict:
     posteriors = pd.DataFrame(post, index=names, columns=classes)
     kept = bma.kept_
     bma_ratio = bma_min_ratio(post[None, kept], bma.weights_[kept], float(bma.epsilon))[0]
-    bma_dom = bma.dominance(x)[0]
-    comp_dom = comp.dominance(x)[0]
+    bma_all, comp_all = bma.dominance(x), comp.dominance(x)       # predict_set = top_cycle of these
+    bma_dom, comp_dom = bma_all[0], comp_all[0]
     keep, base, total, equality = comp.comp_problem()
     eps = float(comp.epsilon)
     ratio_defined = bool(keep.any()) and bool(np.all(base + np.log(eps) > 0))
@@ -71,5 +72,5 @@ def instance_explanation(bma: CredalBMAAODE, comp: CredalCompAODE, x) -> dict:
                 row["comp_prior"] = prior
             rows.append(row)
     return {"posteriors": posteriors, "pairs": pd.DataFrame(rows),
-            "bma_set": [c for c, s in zip(classes, bma.predict_set(x)[0]) if s],
-            "comp_set": [c for c, s in zip(classes, comp.predict_set(x)[0]) if s]}
+            "bma_set": [c for c, s in zip(classes, top_cycle(bma_all)[0]) if s],
+            "comp_set": [c for c, s in zip(classes, top_cycle(comp_all)[0]) if s]}
