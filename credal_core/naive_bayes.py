@@ -91,7 +91,11 @@ class NaiveBayes(NaiveCountsClassifier):
         -------
         ndarray of shape (n,)
         """
-        codes = self._encode(X)
+        return self._threshold_and_best(self._encode(X))[0]
+
+    def _threshold_and_best(self, codes) -> tuple[np.ndarray, np.ndarray]:
+        """Thresholds (n,) and the Laplace NBC's class codes (n,): the argmax is computed here anyway,
+        so callers that need both (the threshold selector's inner loops) do not compute it twice."""
         tables = self.tables_
         n_classes = len(tables.classes)
         counts = lookup(codes, tables.extended_counts())            # (C, m, n)
@@ -141,8 +145,7 @@ class NaiveBayes(NaiveCountsClassifier):
             threshold[items] = np.minimum(threshold[items], root)
         top = jll[best, rows]
         threshold[np.sum(jll >= top[None, :] - TIE, axis=0) > 1] = 0.0
-
-        return threshold
+        return threshold, best
 
 
 def _laplace_log_joint(tables, codes) -> np.ndarray:

@@ -124,10 +124,10 @@ class _EncodedData:
 def _pair_scores(data: _EncodedData, models, rows):
     """Threshold pair (n, 2), predicted class codes (n, 2) and correctness (n, 2) on ``rows``."""
     codes = [data.local_codes(m, rows) for m in models]
-    thresholds = np.column_stack([m.perturbation_threshold(c) for m, c in zip(models, codes)])
-    # argmax of the joint log-likelihood: exactly NaiveBayes.predict
-    predicted = np.column_stack([np.argmax(m._joint_log_likelihood(c), axis=0)
-                                 for m, c in zip(models, codes)])
+    # the Laplace NBC's argmax comes with the thresholds: exactly NaiveBayes(prior="laplace").predict
+    pairs = [m._threshold_and_best(c) for m, c in zip(models, codes)]
+    thresholds = np.column_stack([threshold for threshold, _ in pairs])
+    predicted = np.column_stack([best for _, best in pairs])
     return thresholds, predicted, predicted == data.y[rows][:, None]
 
 
