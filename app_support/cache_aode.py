@@ -11,8 +11,8 @@ import streamlit as st
 from app_support.cached_samples import cached_sample
 from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal_core.aode.summary import instance_explanation, spode_table
-from credal_core.experiments.splits import repeated_stratified_kfold
 from credal_core.metrics import brier_loss, credal_scores
+from credal_core.resampling import repeated_stratified_kfold
 
 
 @st.cache_data(show_spinner=False)

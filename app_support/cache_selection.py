@@ -6,9 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from app_support.cached_samples import cached_sample
-from credal_core.experiments.splits import repeated_holdout
-from credal_core.selection import ThresholdSelector, best_two_subsets, sequential_forward_selection
-from credal_core.selection_protocol import accuracy_vs_k, comparison_table
+from credal_core.experiments.paper_004 import accuracy_vs_k, comparison_table
+from credal_core.resampling import repeated_holdout
+from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
 
 # the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
 DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")

@@ -15,14 +15,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._checks import check_number
-from .data import CountTables, lookup_sum
+from .data.counts import CountTables, lookup_sum
 
 # Log-ratios within this of 0 are ties: sums of logs taken in different orders differ in the last
 # bits, and an exact tie must never become a dominance (or a positive threshold) by rounding.
 TIE = 1e-12
 
 __all__ = ["TIE", "NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint", "top_cycle",
-           "check_number"]
+           "natural_dtype", "check_number"]
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
@@ -92,7 +92,7 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
 
     def _set_tables(self, tables: CountTables):
         self.tables_ = tables
-        self.classes_ = _natural_dtype(tables.classes)
+        self.classes_ = natural_dtype(tables.classes)
         self.n_features_in_ = tables.n_features
         self.class_count_ = tables.class_counts
         self.feature_count_ = tables.feature_counts
@@ -180,7 +180,7 @@ def top_cycle(dom: np.ndarray) -> np.ndarray:
     return ~beaten.any(axis=1)
 
 
-def _natural_dtype(values: np.ndarray) -> np.ndarray:
+def natural_dtype(values: np.ndarray) -> np.ndarray:
     """Labels as a plain numpy array (int, float, bool, str) when they share one type, else object.
 
     Keeps ``predict``'s output comparable with ``y`` (scikit-learn's metrics reject object arrays

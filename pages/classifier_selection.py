@@ -18,7 +18,7 @@ from app_support.cache_selection import (
 )
 from app_support.figures_selection import accuracy_vs_k_figure, threshold_plane_figure
 from app_support.routing import hand_over_to_navigation
-from credal_core.selection_protocol import PAPER_FIG3_BALLOONS
+from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS
 
 hand_over_to_navigation()   # a shared link opened first must still run through app.py
 

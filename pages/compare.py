@@ -16,7 +16,7 @@ from app_support.figures_compare import determinacy_accuracy_figure, figure_html
 from app_support.figures_stats import critical_difference_figure
 from app_support.long_runs import interrupted, long_run
 from app_support.routing import hand_over_to_navigation
-from credal_core.csv_loader import (
+from credal_core.data.csv_loader import (
     CsvLimits,
     CsvProblem,
     check_class_column,
@@ -24,7 +24,8 @@ from credal_core.csv_loader import (
     neutralise_formulas,
     read_csv_bytes,
 )
-from credal_core.discretise import DISCRETISERS
+from credal_core.data.discretise import DISCRETISERS
+from credal_core.data.preparation import MISSING_CHOICES
 from credal_core.experiments.compare import (
     COMPARISON_INDICATORS,
     ClassifierSpec,
@@ -32,7 +33,6 @@ from credal_core.experiments.compare import (
     compare_classifiers,
     summarise_comparison,
 )
-from credal_core.preparation import MISSING_CHOICES
 from credal_core.stats import friedman_test, nemenyi_critical_difference, wilcoxon_pairs
 
 hand_over_to_navigation()   # a shared link opened first must still run through app.py

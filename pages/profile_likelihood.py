@@ -11,7 +11,7 @@ import streamlit as st
 from app_support.figures_profile import multinomial_figure, pair_profile_figure
 from app_support.routing import hand_over_to_navigation
 from credal_core.likelihood import likelihood_interval, multinomial_cloud, multinomial_profile, wilks_level
-from credal_core.profile import PairProfile, paper_presets
+from credal_core.likelihood.profile import PairProfile, paper_presets
 
 hand_over_to_navigation()   # a shared link opened first must still run through app.py
 

@@ -30,8 +30,8 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import _natural_dtype, check_number
-from ..data import CountTables, check_labels
+from .._base import check_number, natural_dtype
+from ..data.counts import CountTables, check_labels
 
 __all__ = ["SpodeTables", "SpodeEnsemble", "DEFAULT_MAX_TABLE_BYTES", "table_bytes"]
 
@@ -169,7 +169,7 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         y_codes = pd.Index(tables.classes).get_indexer(labels)
         self.spodes_ = SpodeTables(codes, y_codes, len(tables.classes), n_values)
         self.tables_ = tables
-        self.classes_ = _natural_dtype(tables.classes)
+        self.classes_ = natural_dtype(tables.classes)
         self.n_features_in_ = tables.n_features
         self.class_count_ = tables.class_counts
         if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):

@@ -9,11 +9,11 @@ table1`` (or ``fig5``) reproduces paper 000 §5.1.
 >>> sorted(summarise(runs)["setting"])
 ['LNCC_α=0.75', 'NBC', 'NCC_ε=0.25']
 """
+from ..resampling import repeated_holdout, repeated_stratified_kfold
 from .evaluate import INDICATORS, ClassifierGrid
 from .generator import draw_chances, sample_naive
 from .paper_000 import PAPER_TABLE1, closest_pairs, determinacy_by_d, table1
 from .runner import run_tasks
-from .splits import repeated_holdout, repeated_stratified_kfold
 from .sweeps import artificial_experiment, dataset_experiment, encode_dataset, summarise
 
 __all__ = ["INDICATORS", "ClassifierGrid", "PAPER_TABLE1", "artificial_experiment", "closest_pairs",

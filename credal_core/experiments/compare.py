@@ -1,7 +1,7 @@
 """Compare every classifier of the product on one data set by repeated stratified cross-validation.
 
 Each fold prepares its own features (discretisation cut points, imputation values) from its training
-rows only (:class:`~credal_core.preparation.Preparation`), fits every classifier on them and scores
+rows only (:class:`~credal_core.data.preparation.Preparation`), fits every classifier on them and scores
 the test rows: accuracy and Brier loss for the precise label / probabilities (001 §3), and for the
 credal ones determinacy, single and set accuracy, indeterminate size, discounted accuracy, u65, u80
 and NBC-I (the precise counterpart's accuracy where the credal set has several classes, 000 §5).
@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..data.preparation import Preparation
 from ..metrics import brier_loss, credal_scores, precise_accuracy_split
-from ..preparation import Preparation
+from ..resampling import repeated_stratified_kfold
 from .runner import run_tasks
-from .splits import repeated_stratified_kfold
 
 __all__ = ["ClassifierSpec", "DEFAULT_CLASSIFIERS", "available_classifiers", "compare_classifiers",
            "summarise_comparison", "COMPARISON_INDICATORS"]

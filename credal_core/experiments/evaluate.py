@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._base import check_number, top_cycle
-from ..data import CountTables
-from ..lncc import LNCC
+from ..data.counts import CountTables
 from ..metrics import credal_scores, precise_accuracy_split
-from ..naive_bayes import NaiveBayes
-from ..ncc import NCC
+from ..naive.lncc import LNCC
+from ..naive.naive_bayes import NaiveBayes
+from ..naive.ncc import NCC
 
 __all__ = ["ClassifierGrid", "INDICATORS", "evaluate", "distinct_rows"]
 

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_integer
-from ..data import CountTables, as_frame, check_labels
+from ..data.counts import CountTables, as_frame, check_labels
+from ..resampling import repeated_holdout, repeated_stratified_kfold
 from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
 from .generator import draw_chances, sample_naive
 from .runner import run_tasks
-from .splits import repeated_holdout, repeated_stratified_kfold
 
 __all__ = ["ArtificialTask", "DatasetTask", "CodedData", "artificial_experiment", "dataset_experiment",
            "encode_dataset", "summarise", "setting_label"]

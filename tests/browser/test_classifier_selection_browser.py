@@ -26,8 +26,8 @@ def explain_default_row(k: int):
     """The API's explanation of the page's default instance (Balloons, split 0, test row 4, Euclidean)."""
     import pandas as pd
 
-    from credal_core.experiments.splits import repeated_holdout
-    from credal_core.selection import ThresholdSelector
+    from credal_core.resampling import repeated_holdout
+    from credal_core.selection.threshold import ThresholdSelector
 
     X = pd.read_csv(ROOT / "sample_data" / "balloons.csv", dtype=str)
     y = X.pop("inflated").to_numpy()

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from credal_core.experiments.splits import repeated_holdout
-from credal_core.selection import ThresholdSelector
+from credal_core.resampling import repeated_holdout
+from credal_core.selection.threshold import ThresholdSelector
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "classifier_selection.py")

@@ -4,16 +4,16 @@ import pandas as pd
 import pytest
 
 from credal_core import NCC, NaiveBayes
-from credal_core.csv_loader import read_csv_bytes
+from credal_core.data.csv_loader import read_csv_bytes
+from credal_core.data.preparation import Preparation
 from credal_core.experiments.compare import (
     ClassifierSpec,
     available_classifiers,
     compare_classifiers,
     summarise_comparison,
 )
-from credal_core.experiments.splits import repeated_stratified_kfold
 from credal_core.metrics import credal_scores
-from credal_core.preparation import Preparation
+from credal_core.resampling import repeated_stratified_kfold
 
 SPECS = (ClassifierSpec("NBC", "NaiveBayes"), ClassifierSpec("NCC", "NCC"),
          ClassifierSpec("LNCC_α=0.75", "LNCC", {"alpha": 0.75}))

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from credal_core import LNCC, NCC, NaiveBayes
-from credal_core.data import CountTables
+from credal_core.data.counts import CountTables
 from credal_core.experiments.evaluate import ClassifierGrid, distinct_rows, evaluate
 from credal_core.experiments.generator import draw_chances, sample_naive
 from credal_core.metrics import credal_scores, precise_accuracy_split

@@ -112,7 +112,7 @@ def test_dataset_experiment_cv_and_holdout():
 
 def test_dataset_experiment_equals_a_fold_by_fold_public_api_run():
     from credal_core import NCC
-    from credal_core.experiments.splits import repeated_stratified_kfold
+    from credal_core.resampling import repeated_stratified_kfold
     X, y = _weather()
     results = dataset_experiment(X, y, protocol="cv", n_splits=3, n_repeats=1, seed=8,
                                  grid=ClassifierGrid(epsilons=(0.2,), alphas=()))

@@ -1,0 +1,151 @@
+"""Paper 004's experiments: accuracy vs k (Fig. 3) and the comparison table (Table 2).
+
+Protocol (004 Example 1 and §5): 100 random 70/30 training/test splits
+(:func:`~credal_core.resampling.repeated_holdout`, seeded; unstratified by default, as the
+paper's "randomly split"); on each split C1, C2 and the selectors (Euclidean and Chebyshev) are
+learned on the training part and scored on the test part; accuracies are averaged over the splits.
+The feature subsets are fixed beforehand (004 chose them once per data set by SFS, Table 1), so the
+same C1 and C2 are used on every split.  Everything returns tidy pandas DataFrames.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..data.counts import as_frame, check_labels
+from ..resampling import repeated_holdout
+from ..selection.threshold import (
+    DEFAULT_K_GRID,
+    DISTANCES,
+    EncodedData,
+    class_values,
+    cv_accuracy_by_k,
+    fit_pair,
+    pair_scores,
+    resolve_features,
+    selector_hits,
+)
+
+__all__ = ["accuracy_vs_k", "comparison_table", "PAPER_FIG3_BALLOONS", "PAPER_TABLE2", "CLASSIFIERS"]
+
+CLASSIFIERS = ("C1", "C2", "selector (Euclidean)", "selector (Chebyshev)")
+_LABEL = {"euclidean": "selector (Euclidean)", "chebyshev": "selector (Chebyshev)"}
+
+# 004 Table 2 (k chosen by CV in every run) and Example 4 / Fig. 3 (the peak at k = 3).
+PAPER_TABLE2 = {
+    "Balloons": {"C1": 0.776502, "C2": 0.746948, "selector (Euclidean)": 0.781039,
+                 "selector (Chebyshev)": 0.781970},
+    "BCW": {"C1": 0.974221, "C2": 0.972496, "selector (Euclidean)": 0.974710,
+            "selector (Chebyshev)": 0.974710},
+    "ACA": {"C1": 0.723675, "C2": 0.723190, "selector (Euclidean)": 0.724884,
+            "selector (Chebyshev)": 0.724884},
+    "MPG": {"C1": 0.920696, "C2": 0.917610, "selector (Euclidean)": 0.921039,
+            "selector (Chebyshev)": 0.920697},
+    "TIC": {"C1": 0.724366, "C2": 0.724363, "selector (Euclidean)": 0.733661,
+            "selector (Chebyshev)": 0.732731},
+}
+PAPER_FIG3_BALLOONS = {"k": 3, "selector (Euclidean)": 0.788961, "selector (Chebyshev)": 0.788485}
+
+
+def _prepare(X, y, features_1, features_2):
+    frame = as_frame(X)
+    labels = check_labels(y, frame.shape[0])
+    names = list(frame.columns)
+    cols = [[names.index(c) for c in resolve_features(frame, f, what=w)]
+            for f, w in ((features_1, "features_1"), (features_2, "features_2"))]
+    return EncodedData(frame, labels, class_values(frame, labels)), cols
+
+
+def _splits(labels, n_repeats, test_size, stratify, seed):
+    return list(repeated_holdout(labels, n_repeats=n_repeats, test_size=test_size, stratify=stratify,
+                                 seed=seed))
+
+
+def accuracy_vs_k(X, y, *, features_1, features_2, ks=DEFAULT_K_GRID, n_repeats: int = 100,
+                  test_size: float = 0.3, stratify: bool = False, seed: int = 0,
+                  training_thresholds: str = "resubstitution", n_folds: int = 5) -> pd.DataFrame:
+    """Test accuracy of C1, C2 and both selectors for each fixed ``k`` (004 Example 4, Fig. 3).
+
+    Returns
+    -------
+    DataFrame, tidy: one row per (``classifier``, ``k``) with ``accuracy`` (mean over the splits),
+    ``std`` (its standard deviation over the splits) and ``n_runs``.  C1 and C2 do not depend on k;
+    their rows repeat the same value for every k so the four curves plot alike.
+    """
+    data, cols = _prepare(X, y, features_1, features_2)
+    ks = np.array(sorted(set(int(k) for k in ks)))
+    if ks.size == 0 or ks.min() < 1:
+        raise ValueError(f"ks must be positive integers; got {ks.tolist()}")
+    runs = {name: [] for name in CLASSIFIERS}
+    for train, test in _splits(data.labels, n_repeats, test_size, stratify, seed):
+        models, pairs, correct = fit_pair(data, train, cols, training_thresholds, n_folds, seed)
+        test_pairs, predicted, right = pair_scores(data, models, test)
+        runs["C1"].append(np.full(ks.size, right[:, 0].mean()))
+        runs["C2"].append(np.full(ks.size, right[:, 1].mean()))
+        for d in DISTANCES:
+            hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[test], d, ks)
+            runs[_LABEL[d]].append(hits / test.size)
+    parts = []
+    for name, values in runs.items():
+        acc = np.vstack(values)                                           # (runs, len(ks))
+        parts.append(pd.DataFrame({"classifier": name, "k": ks, "accuracy": acc.mean(axis=0),
+                                   "std": acc.std(axis=0), "n_runs": acc.shape[0]}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def holdout_with_cv_k(X, y, *, features_1, features_2, k_grid=DEFAULT_K_GRID, n_repeats: int = 100,
+                      test_size: float = 0.3, stratify: bool = False, seed: int = 0,
+                      training_thresholds: str = "resubstitution", n_folds: int = 5) -> pd.DataFrame:
+    """Per split: accuracy of C1, C2 and both selectors with k chosen by CV on the training part (004 §5).
+
+    Returns a tidy DataFrame: ``run``, ``classifier``, ``accuracy``, ``k`` (the k chosen in that run;
+    0 for C1 and C2, which have none).  The selector of a run is exactly
+    ``ThresholdSelector(k="cv", distance=..., random_state=seed)`` fitted on that run's training part.
+    """
+    data, cols = _prepare(X, y, features_1, features_2)
+    grid = np.array(sorted(set(int(k) for k in k_grid)))
+    rows = []
+    for run, (train, test) in enumerate(_splits(data.labels, n_repeats, test_size, stratify, seed)):
+        models, pairs, correct = fit_pair(data, train, cols, training_thresholds, n_folds, seed)
+        test_pairs, predicted, right = pair_scores(data, models, test)
+        rows += [{"run": run, "classifier": "C1", "accuracy": right[:, 0].mean(), "k": 0},
+                 {"run": run, "classifier": "C2", "accuracy": right[:, 1].mean(), "k": 0}]
+        cv = cv_accuracy_by_k(data, train, cols, distances=DISTANCES, k_grid=grid,
+                              training_thresholds=training_thresholds, n_folds=n_folds, seed=seed)
+        for d in DISTANCES:
+            k = int(grid[int(np.argmax(cv[d]))])                             # ties: the smallest k
+            hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[test], d, [k])[0]
+            rows.append({"run": run, "classifier": _LABEL[d], "accuracy": hits / test.size, "k": k})
+    return pd.DataFrame(rows)
+
+
+def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, **protocol) -> pd.DataFrame:
+    """004 Table 2 on the given data sets, with the paper's row beside ours where the data set is the same.
+
+    Parameters
+    ----------
+    datasets : dict
+        ``name -> (X, y, features_1, features_2)``.  A name that is a key of :data:`PAPER_TABLE2`
+        (e.g. ``"Balloons"``) also gets the paper's row.
+    **protocol
+        Passed to :func:`holdout_with_cv_k` (``test_size``, ``stratify``, ``k_grid``, ...).
+
+    Returns
+    -------
+    DataFrame with columns ``data set``, ``source`` ("ours" or "004 Table 2"), one accuracy column
+    per classifier (:data:`CLASSIFIERS`), ``features C1``, ``features C2`` and ``median k`` (the
+    median over runs of the k chosen by CV, Euclidean / Chebyshev).
+    """
+    rows = []
+    for name, (X, y, f1, f2) in datasets.items():
+        runs = holdout_with_cv_k(X, y, features_1=f1, features_2=f2, n_repeats=n_repeats, seed=seed,
+                                 **protocol)
+        mean = runs.groupby("classifier")["accuracy"].mean()
+        k = runs.groupby("classifier")["k"].median()
+        common = {"features C1": ", ".join(map(str, f1)), "features C2": ", ".join(map(str, f2))}
+        rows.append({"data set": name, "source": "ours", **{c: float(mean[c]) for c in CLASSIFIERS},
+                     **common, "median k": f"{k[_LABEL['euclidean']]:g} / {k[_LABEL['chebyshev']]:g}"})
+        if name in PAPER_TABLE2:
+            rows.append({"data set": name, "source": "004 Table 2", **PAPER_TABLE2[name], **common,
+                         "median k": "not reported"})
+    return pd.DataFrame(rows)

@@ -1,0 +1,423 @@
+r"""Exact pairwise profile likelihoods of the naive classifier (000 Theorems 1-2; 003 Corollary 1).
+
+For classes ``a`` (counts ``n1 = n(a)``, ``c1[j] = n(a, f~_j)``) and ``b`` (``n2``, ``c2``) the profile
+likelihood of the ratio :math:`P_\theta(a, \tilde f)/P_\theta(b, \tilde f)` is a curve parametrised by
+one real number.  We use :math:`u = t + 1/2` of paper 000, so that the instance adds ``u``
+pseudo-observations to ``a`` and ``1 - u`` to ``b``:
+
+.. math::
+    p_a(u) = (n_1 + u)\prod_j \frac{c_{1j} + u}{n_1 + u}, \qquad
+    \Lambda_a(u) = (n_1 + u)^{n_1}\prod_j \frac{(c_{1j} + u)^{c_{1j}}}{(n_1 + u)^{n_1}},
+
+and :math:`p_b, \Lambda_b` the same at :math:`1 - u`.  The ratio is :math:`r = p_a(u)/p_b(1-u)`,
+increasing on :math:`[u_{\min}, u_{\max}] = [-\min_j c_{1j}, 1 + \min_j c_{2j}]`, and the profile
+likelihood with the instance is :math:`L \propto \Lambda_a \Lambda_b (p_a + p_b)` (000 eq. 11).
+
+**Where the maxima are.**  By the envelope theorem applied to
+:math:`F(u) = \max_\theta \log(l_d\, \pi_a^{u} \pi_b^{1-u})`,
+
+.. math:: \frac{d \log L}{du} = (\log r)'(u)\,\Big(\frac{r}{1+r} - u\Big),
+
+so :math:`L` increases for :math:`u < 0`, decreases for :math:`u > 1`, and inside ``[0, 1]`` has the
+sign of :math:`\psi(u) = \log r(u) - \log\frac{u}{1-u}` — an EM fixed-point equation that can have
+several roots (``L`` can be bimodal with many features).  We isolate *all* of them with certified
+bounds: every term of :math:`\psi` and :math:`\psi'` is monotone in ``u``, and so is every group of
+:math:`\log L` but the class terms :math:`n_1\log(n_1+u) + n_2\log(n_2+1-u)`, which are concave with a
+known maximiser; so on a cell each sum is bracketed by its terms' values at the two ends.  A cell is
+dropped when it provably holds no root of ψ or cannot beat the best likelihood found, refined by
+bracketed Newton when ψ is provably monotone there, and bisected otherwise.  When only the
+dominance verdicts at one α are wanted (:func:`dominance_pairs`), an item's search stops as soon as
+its brackets decide them.
+
+Without the instance (003 Corollary 1, the naive hierarchical classifier) the exponents lose the 1/2
+shifts (:math:`u \to \alpha`, bases :math:`n + \alpha` and :math:`n - \alpha`) and the likelihood is
+:math:`\Lambda_a \Lambda_b` alone, which the envelope argument shows is unimodal with its maximum 1 at
+:math:`\alpha = 0`.  (003 as extracted prints :math:`(n_a+\alpha)^{n_{a,i}}` in a denominator; the
+multinomial of feature i given a has total count :math:`n_a`, hence :math:`(n_a+\alpha)^{n_a}`.)
+
+Conventions of the papers: :math:`0^0 = 1` and :math:`0/0 = 1` — a feature with :math:`c_{1j} = n_1`
+contributes the factor 1 for every ``u``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit, logit, xlogy
+
+from .._roots import increasing_root
+
+__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio"]
+
+_DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
+
+
+class PairCounts:
+    """Counts of a pair of classes for many instances: ``n1, n2`` (k,), ``c1, c2`` (k, m)."""
+
+    def __init__(self, n1, c1, n2, c2):
+        self.n1 = np.asarray(n1, float)
+        self.n2 = np.asarray(n2, float)
+        self.c1 = np.atleast_2d(np.asarray(c1, float))
+        self.c2 = np.atleast_2d(np.asarray(c2, float))
+        # features whose count equals the class count contribute the factor 1 (0/0 = 1)
+        self.j1 = self.c1 < self.n1[:, None]
+        self.j2 = self.c2 < self.n2[:, None]
+        self.m1 = self.j1.sum(axis=1)
+        self.m2 = self.j2.sum(axis=1)
+        self.k1 = (self.j1 & (self.c1 == 0)).sum(axis=1)
+        self.k2 = (self.j2 & (self.c2 == 0)).sum(axis=1)
+        self.pos1 = self.j1 & (self.c1 > 0)
+        self.pos2 = self.j2 & (self.c2 > 0)
+        self.u_min = -np.min(np.where(self.j1, self.c1, self.n1[:, None]), axis=1)
+        self.u_max = 1 + np.min(np.where(self.j2, self.c2, self.n2[:, None]), axis=1)
+
+    def take(self, idx):
+        out = object.__new__(PairCounts)
+        for key, val in self.__dict__.items():
+            out.__dict__[key] = val[idx]
+        return out
+
+
+def _wlog(w, x):
+    """``w * log(x)`` with ``0 * log(0) = 0`` (and 0 for ``w = 0`` whatever ``x``)."""
+    out = xlogy(w, x)                  # one ufunc pass: this sits in every inner loop
+    if np.isnan(out).any():            # xlogy(0, nan) is nan; the convention wants 0
+        out = np.where(np.asarray(w) == 0, 0.0, out)
+    return out
+
+
+def _sides(pc: PairCounts, idx, u, shift: float):
+    """log p_a, log p_b, log Λ_a, log Λ_b at ``u`` (any point of [u_min, u_max]).
+
+    ``shift`` is 1 with the instance (b's argument is 1 - u) and 0 without it (b's is -u).
+    """
+    n1, n2 = pc.n1[idx], pc.n2[idx]
+    m1, m2 = pc.m1[idx], pc.m2[idx]
+    v = shift - u
+    j1, j2 = pc.j1[idx], pc.j2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(j1, np.log(pc.c1[idx] + u[:, None]), 0.0)
+        lb = np.where(j2, np.log(pc.c2[idx] + v[:, None]), 0.0)
+        lpa = _wlog(1 - m1, n1 + u) + la.sum(axis=1)
+        lpb = _wlog(1 - m2, n2 + v) + lb.sum(axis=1)
+        wa = np.where(j1 & (pc.c1[idx] > 0), pc.c1[idx] * la, 0.0).sum(axis=1)
+        wb = np.where(j2 & (pc.c2[idx] > 0), pc.c2[idx] * lb, 0.0).sum(axis=1)
+    lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
+    lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
+    return lpa, lpb, lam_a, lam_b
+
+
+def log_ratio(pc, idx, u, shift):
+    """log r(u), its derivative, and the size of the summed terms (interior points)."""
+    v = shift - u
+    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(pc.j1[idx], np.log(pc.c1[idx] + u[:, None]), 0.0)
+        lb = np.where(pc.j2[idx], np.log(pc.c2[idx] + v[:, None]), 0.0)
+    a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
+    with np.errstate(divide="ignore"):   # end points of a plotted curve: 1/0 = inf is fine
+        inv_a = np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
+        inv_b = np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1)
+    value = a1 + la.sum(axis=1) - b1 - lb.sum(axis=1)
+    scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = (1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v) + inv_a + inv_b
+    return value, d, scale
+
+
+def log_lik(pc, idx, u, include_instance=True):
+    """Unnormalised log profile likelihood at ``u`` (``-inf`` where it is 0)."""
+    lpa, lpb, lam_a, lam_b = _sides(pc, idx, u, 1.0 if include_instance else 0.0)
+    out = lam_a + lam_b
+    if include_instance:
+        out = out + np.logaddexp(lpa, lpb)
+    return out
+
+
+def ratio_root(pc, shift, target=None):
+    """u0 with r(u0) = 1 for every item (r increases from 0 to +inf on the open bracket);
+    with ``target`` (k,), the u where log r(u) = target instead.
+
+    Solved in w = logit((u - u_min)/(u_max - u_min)): log r has log singularities at both ends
+    of the bracket, which become linear asymptotes in w, so Newton converges in a few steps.
+    """
+    k = pc.n1.size
+    lo = pc.u_min
+    width = (pc.u_max if shift == 1.0 else pc.u_max - 1.0) - lo
+    if k == 0:
+        return lo.copy()
+
+    goal = np.zeros(k) if target is None else np.asarray(target, float)
+
+    def fun(w, idx):
+        p = expit(w)
+        value, slope, scale = log_ratio(pc, idx, lo[idx] + width[idx] * p, shift)
+        with np.errstate(invalid="ignore", over="ignore"):   # w at ±40: infinite slope × 0 width
+            dw = slope * width[idx] * p * expit(-w)
+        return value - goal[idx], dw, scale + np.abs(goal[idx])
+
+    start = logit(np.clip((0.5 * shift - lo) / width, 1e-12, 1 - 1e-12))
+    w = increasing_root(fun, np.full(k, -40.0), np.full(k, 40.0), x0=start)
+    return lo + width * expit(w)
+
+
+def _psi_groups(pc, idx, u, v=None):
+    """Monotone groups of ψ (columns) and of ψ' at ``u`` in (0, 1), with the folded log u terms.
+
+    ``v = 1 - u`` may be given separately to keep full precision near u = 1.
+    """
+    n1, n2 = pc.n1[idx], pc.n2[idx]
+    m1, m2, k1, k2 = pc.m1[idx], pc.m2[idx], pc.k1[idx], pc.k2[idx]
+    e1 = np.where(n1 > 0, k1 - 1, 0)       # zero counts of a minus the logit's log u
+    e2 = np.where(n2 > 0, 1 - k2, 0)
+    g1w = np.where(n1 > 0, 1 - m1, 0)
+    g3w = np.where(n2 > 0, m2 - 1, 0)
+    v = 1 - u if v is None else v
+    ca = pc.c1[idx] + u[:, None]
+    cb = pc.c2[idx] + v[:, None]
+    pos1, pos2 = pc.pos1[idx], pc.pos2[idx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        psi = np.stack([
+            np.where(pos1, np.log(ca), 0).sum(axis=1) - np.where(pos2, np.log(cb), 0).sum(axis=1),
+            _wlog(g1w, n1 + u), _wlog(e1, u), _wlog(g3w, n2 + v), _wlog(e2, v)], axis=1)
+        dpsi = np.stack([
+            np.where(pos1, 1 / ca, 0).sum(axis=1), np.where(pos2, 1 / cb, 0).sum(axis=1),
+            g1w / (n1 + u), e1 / u, -g3w / np.where(n2 + v > 0, n2 + v, 1), -e2 / v], axis=1)
+    return psi, dpsi
+
+
+def _cell_ends(pc, idx, u):
+    r"""At ``u`` strictly inside (0, 1): the groups of ψ and ψ' (as ``_psi_groups``), the monotone
+    groups of log L [h_a (inc), G_a (dec), h_b (dec), G_b (inc)], log p_a and log p_b.
+
+    :math:`\log\Lambda_a = h_a + G_a` with :math:`h_a = n_1\log(n_1+u)` and
+    :math:`G_a = \sum_j [c_{1j}\log(c_{1j}+u) - n_1\log(n_1+u)]`, whose terms have derivative
+    :math:`u(c_{1j}-n_1)/((c_{1j}+u)(n_1+u)) \le 0` for u >= 0; the same for ``b`` at ``1 - u``.
+    Pairing each feature's term with its share of the class term keeps the groups nearly flat
+    (their slopes are O(1/c), not O(1)), so cell bounds are tight and few cells are needed.
+    The per-feature logs are taken once for both ψ and log L.
+    """
+    n1, n2, m1, m2, k1, k2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx], pc.k1[idx], pc.k2[idx]
+    c1, c2, j1, j2 = pc.c1[idx], pc.c2[idx], pc.j1[idx], pc.j2[idx]
+    pos1, pos2 = pc.pos1[idx], pc.pos2[idx]
+    v = 1 - u
+    ca = c1 + u[:, None]
+    cb = c2 + v[:, None]
+    la, lb = np.log(ca), np.log(cb)            # finite: every base is positive inside (0, 1)
+    e1 = np.where(n1 > 0, k1 - 1, 0)
+    e2 = np.where(n2 > 0, 1 - k2, 0)
+    g1w = np.where(n1 > 0, 1 - m1, 0)
+    g3w = np.where(n2 > 0, m2 - 1, 0)
+    psi = np.stack([(la * pos1).sum(axis=1) - (lb * pos2).sum(axis=1),
+                    _wlog(g1w, n1 + u), _wlog(e1, u), _wlog(g3w, n2 + v), _wlog(e2, v)], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dpsi = np.stack([(pos1 / ca).sum(axis=1), (pos2 / cb).sum(axis=1), g1w / (n1 + u), e1 / u,
+                         -g3w / np.where(n2 + v > 0, n2 + v, 1), -e2 / v], axis=1)
+    lpa = _wlog(1 - m1, n1 + u) + (la * j1).sum(axis=1)
+    lpb = _wlog(1 - m2, n2 + v) + (lb * j2).sum(axis=1)
+    lam_a = _wlog(n1 * (1 - m1), n1 + u) + (c1 * j1 * la).sum(axis=1)
+    lam_b = _wlog(n2 * (1 - m2), n2 + v) + (c2 * j2 * lb).sum(axis=1)
+    ha, hb = _wlog(n1, n1 + u), _wlog(n2, n2 + v)
+    return psi, dpsi, np.stack([ha, lam_a - ha, hb, lam_b - hb], axis=1), lpa, lpb
+
+
+def class_terms_max(n1, n2, lo, hi):
+    """Largest value on [lo, hi] of h_a + h_b = n1 log(n1 + u) + n2 log(n2 + 1 - u).
+
+    Both terms are concave, and the derivative n1/(n1 + u) - n2/(n2 + 1 - u) vanishes at
+    u = n1 / (n1 + n2), so the maximum on the cell is at that point clipped to the cell.
+    """
+    n1, n2 = np.asarray(n1, dtype=float), np.asarray(n2, dtype=float)   # scalars would raise on 0/0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = np.where(n1 + n2 > 0, n1 / (n1 + n2), 0.5)
+    u = np.clip(top, lo, hi)
+    return _wlog(n1, n1 + u) + _wlog(n2, n2 + 1 - u)
+
+
+def _raise(best, where, item, side, vals, us):
+    """best[item, side] = max(best, vals), and where[item, side] = the u of that maximum."""
+    np.maximum.at(best, (item, side), vals)
+    hit = vals >= best[item, side]
+    where[item[hit], side[hit]] = us[hit]
+
+
+class _Verdicts:
+    """Early exit of the search: stop an item once both dominance verdicts at level α are proven.
+
+    ``known[i]`` and ``ab[i]``, ``ba[i]`` (a over b, b over a) are filled as items settle;
+    ``dropped`` (k, 2) keeps the upper bounds of cells given up unresolved.
+    """
+
+    def __init__(self, log_alpha, margin):
+        self.log_alpha, self.margin = log_alpha, margin
+        k = margin.size
+        self.known = np.zeros(k, dtype=bool)
+        self.ab = np.zeros(k, dtype=bool)
+        self.ba = np.zeros(k, dtype=bool)
+        self.dropped = np.full((k, 2), -np.inf)
+
+    def update(self, best, open_item, open_side, open_upper):
+        """Settle the items whose verdicts the bracket [best, upper] of each side decides: a over
+        b holds iff sup_{r<=1} L < α max L, with sup_{r<=1} in [best0, ub0] and max L in
+        [max best, max ub]."""
+        ub = np.maximum(best, self.dropped)
+        np.maximum.at(ub, (open_item, open_side), open_upper)
+        m_lo, m_up = best.max(axis=1), ub.max(axis=1)
+        yes = ub < (self.log_alpha + m_lo - self.margin)[:, None]
+        no = best >= (self.log_alpha + m_up + self.margin)[:, None]
+        newly = (yes | no).all(axis=1) & ~self.known
+        self.ab[newly], self.ba[newly] = yes[newly, 0], yes[newly, 1]
+        self.known |= newly
+
+
+def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80, verdicts=None):
+    """Raise ``best`` (k, 2) to the maximum of log L over the cells [lo, hi] per (item, side);
+    ``where`` (k, 2) follows the location of each maximum.  With ``verdicts`` (:class:`_Verdicts`)
+    an item's cells are dropped once its dominance verdicts are proven."""
+    item = np.concatenate([np.flatnonzero(np.isfinite(sides_lo[:, s])) for s in (0, 1)])
+    side = np.concatenate([np.full(np.isfinite(sides_lo[:, s]).sum(), s) for s in (0, 1)])
+    lo = np.concatenate([sides_lo[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
+    hi = np.concatenate([sides_hi[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
+    for _ in range(rounds):
+        if item.size == 0:
+            return
+        psi_lo_g, dpsi_lo_g, lg_lo, lpa_lo, lpb_lo = _cell_ends(pc, item, lo)
+        psi_hi_g, dpsi_hi_g, lg_hi, lpa_hi, lpb_hi = _cell_ends(pc, item, hi)
+        psi_lo, psi_hi = psi_lo_g.sum(axis=1), psi_hi_g.sum(axis=1)
+        # ψ: group 0 increases; groups 1-4 are monotone either way.
+        rng_hi = psi_hi_g[:, 0] + np.maximum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
+        rng_lo = psi_lo_g[:, 0] + np.minimum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
+        # ψ': group 0 decreases, group 1 increases, groups 2-5 monotone.
+        d_hi = dpsi_lo_g[:, 0] + dpsi_hi_g[:, 1] + np.maximum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
+        d_lo = dpsi_hi_g[:, 0] + dpsi_lo_g[:, 1] + np.minimum(dpsi_lo_g[:, 2:], dpsi_hi_g[:, 2:]).sum(axis=1)
+        # log L: G_a decreases, G_b increases, p_a increases, p_b(1-u) decreases, and h_a + h_b is
+        # concave with its maximum at n1 / (n1 + n2): its largest value on the cell is exact.
+        upper = (class_terms_max(pc.n1[item], pc.n2[item], lo, hi) + lg_lo[:, 1] + lg_hi[:, 3]
+                 + np.logaddexp(lpa_hi, lpb_lo))
+        for vals, lp_a, lp_b, us in ((lg_lo, lpa_lo, lpb_lo, lo), (lg_hi, lpa_hi, lpb_hi, hi)):
+            _raise(best, where, item, side, vals.sum(axis=1) + np.logaddexp(lp_a, lp_b), us)
+        # ψ ≡ 0 on the cell (both bounds exactly 0) means L is constant there: its end values count.
+        flat = (rng_lo == 0) & (rng_hi == 0)
+        useless = ((upper <= best[item, side] + 1e-13 * (1 + np.abs(best[item, side])))
+                   | (rng_lo > 0) | (rng_hi < 0) | flat)
+        monotone = ~useless & ((d_lo > 0) | (d_hi < 0))
+        crossing = monotone & (np.sign(psi_lo) != np.sign(psi_hi))
+        if verdicts is not None:    # items the bounds settle already need no roots
+            pending = crossing | (~useless & ~monotone)
+            verdicts.update(best, item[pending], side[pending], upper[pending])
+            crossing &= ~verdicts.known[item]
+        if crossing.any():
+            ci = np.flatnonzero(crossing)
+            sign = np.where(psi_lo[ci] < 0, 1.0, -1.0)          # make the function increasing
+            sub = item[ci]
+
+            # Solve in z = logit(u): roots near u = 1 (confident predictions) sit next to the
+            # log(1 - u) singularity, where ψ is nearly linear in z but not in u.
+            def fun(z, k, sub=sub, sign=sign):
+                u = expit(z)
+                g, dg = _psi_groups(pc, sub[k], u, expit(-z))
+                return (sign[k] * g.sum(axis=1), sign[k] * dg.sum(axis=1) * u * (1 - u),
+                        np.abs(g).sum(axis=1) + np.abs(z))
+
+            root = expit(increasing_root(fun, logit(lo[ci]), logit(hi[ci])))
+            _raise(best, where, sub, side[ci], log_lik(pc, sub, root), root)
+        split = ~useless & ~monotone & (hi - lo > 1e-13)
+        # Guard against pathological near-flat profiles: past 2**12 live cells for one item, the
+        # likelihood varies by less than its bound's slack there; keep the midpoints' values.
+        crowded = np.bincount(item[split], minlength=best.shape[0])[item] > 4096
+        if crowded.any():
+            over = split & crowded
+            mids = 0.5 * (lo + hi)[over]
+            _raise(best, where, item[over], side[over], log_lik(pc, item[over], mids), mids)
+            split &= ~crowded
+        if verdicts is not None:
+            pending = ~useless & ~monotone                # cells whose maximum is still unknown
+            given_up = np.flatnonzero(pending & ~split)   # crowded or too small: bound them forever
+            np.maximum.at(verdicts.dropped, (item[given_up], side[given_up]), upper[given_up])
+            verdicts.update(best, item[split], side[split], upper[split])
+            split &= ~verdicts.known[item]
+        mid = 0.5 * (lo + hi)
+        keep = np.flatnonzero(split)
+        item = np.concatenate([item[keep], item[keep]])
+        side = np.concatenate([side[keep], side[keep]])
+        lo, hi = np.concatenate([lo[keep], mid[keep]]), np.concatenate([mid[keep], hi[keep]])
+    if item.size:  # not expected: record what remains at its midpoints
+        _raise(best, where, item, side, log_lik(pc, item, 0.5 * (lo + hi)), 0.5 * (lo + hi))
+
+
+def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
+    """Critical α of ``a`` over ``b`` and of ``b`` over ``a`` for every item: two arrays (k,).
+
+    ``a`` dominates ``b`` at level α iff α > crit_ab: every θ with normalised likelihood ≥ α has
+    ratio > 1, i.e. the profile likelihood on ``{r ≤ 1}`` stays below α times its maximum.
+    """
+    if not include_instance:
+        return critical_alpha_data_only(pc)
+    best, _, _ = profile_maxima(pc)
+    top = best.max(axis=1)
+    return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
+
+
+def dominance_pairs(pc: PairCounts, alpha: float, margin: np.ndarray, u0: np.ndarray | None = None):
+    """With the instance: ``alpha > critical_alpha_pairs(pc)`` for (a over b, b over a), two bool (k,).
+
+    The search of an item stops as soon as both verdicts are proven by its brackets with the
+    rounding ``margin`` (k,); the items that never settle run to the end and use the exact levels,
+    so the verdicts are those of :func:`critical_alpha_pairs` (``alpha`` > 0).  ``u0`` (k,) may
+    pass the roots of r = 1 where they are known already (NaN where not).
+    """
+    verdicts = _Verdicts(np.log(alpha), np.asarray(margin, float))
+    best, _, _ = profile_maxima(pc, verdicts=verdicts, u0=u0)
+    top = best.max(axis=1)
+    ab = np.where(verdicts.known, verdicts.ab, alpha > np.exp(best[:, 0] - top))
+    ba = np.where(verdicts.known, verdicts.ba, alpha > np.exp(best[:, 1] - top))
+    return ab, ba
+
+
+def profile_maxima(pc: PairCounts, verdicts=None, u0=None):
+    """With the instance: log max of L on ``{r <= 1}`` and on ``{r >= 1}`` (k, 2), where they are
+    attained (k, 2, in u), and u0 (k,) where r = 1.  ``verdicts``, ``u0``: see
+    :func:`dominance_pairs`."""
+    k = pc.n1.size
+    if u0 is None:
+        u0 = ratio_root(pc, 1.0)
+    else:
+        u0 = np.array(u0, dtype=float)
+        missing = np.flatnonzero(np.isnan(u0))
+        if missing.size:
+            u0[missing] = ratio_root(pc.take(missing), 1.0)
+    all_idx = np.arange(k)
+    at_u0 = log_lik(pc, all_idx, u0)
+    best = np.stack([at_u0, at_u0], axis=1)
+    where = np.stack([u0, u0], axis=1)
+    zeros, ones = np.zeros(k), np.ones(k)
+    at_0 = log_lik(pc, all_idx, zeros)
+    at_1 = log_lik(pc, all_idx, ones)
+    for side, cond, vals, us in ((0, u0 > 0, at_0, zeros), (0, u0 > 1, at_1, ones),
+                                 (1, u0 < 1, at_1, ones), (1, u0 < 0, at_0, zeros)):
+        pick = np.flatnonzero(cond)
+        _raise(best, where, pick, np.full(pick.size, side), vals[pick], us[pick])
+    # side 0 searches [0, min(u0, 1)], side 1 searches [max(u0, 0), 1]; NaN marks "no cell"
+    lo = np.stack([np.where(u0 > 0, _DELTA, np.nan), np.where(u0 < 1, np.maximum(u0, _DELTA), np.nan)], 1)
+    hi = np.stack([np.minimum(u0, 1 - _DELTA), np.full(k, 1 - _DELTA)], axis=1)
+    lo[~(lo < hi)] = np.nan
+    _max_with_instance(pc, lo, hi, best, where, verdicts=verdicts)
+    return best, where, u0
+
+
+def critical_alpha_data_only(pc: PairCounts):
+    k = pc.n1.size
+    crit_ab, crit_ba = np.ones(k), np.ones(k)
+    live = np.flatnonzero(~((pc.u_min == 0) & (pc.u_max - 1 == 0)))   # both zero: lik_g ≡ 1
+    if live.size == 0:
+        return crit_ab, crit_ba
+    sub = pc.take(live)
+    a0 = ratio_root(sub, 0.0)
+    idx = np.arange(live.size)
+    # y is unimodal with its maximum at α = 0 (the maximum-likelihood estimate)
+    y0 = np.exp(log_lik(sub, idx, a0, include_instance=False)
+                - log_lik(sub, idx, np.zeros(live.size), include_instance=False))
+    crit_ab[live] = np.where(a0 < 0, y0, 1.0)
+    crit_ba[live] = np.where(a0 > 0, y0, 1.0)
+    return crit_ab, crit_ba
+
+

@@ -1,0 +1,63 @@
+"""The exact LNCC profile likelihood against dense grids of the paper's own formulas (000 Thm 2).
+
+The grid code below re-implements l', l'', p', p'' of 000 Theorem 2 literally (products and
+powers, 0^0 = 0/0 = 1), independently of credal_core.likelihood.pairwise, and is only trusted where the grid
+is fine enough: the comparisons allow for the grid's resolution.
+"""
+import numpy as np
+import pytest
+
+from credal_core.likelihood.pairwise import PairCounts, critical_alpha_pairs
+from credal_core.likelihood.profile import PairProfile
+
+
+def paper_log_l(t, n1, c1, n2, c2):
+    """log of l'(t) l''(t) (p'(t) + p''(t)) from 000 Theorem 2, literally."""
+    a1, a2 = n1 + 0.5 + t, n2 + 0.5 - t
+    lp1 = np.log(a1) + sum(np.log(c + 0.5 + t) - np.log(a1) for c in c1)
+    lp2 = np.log(a2) + sum(np.log(c + 0.5 - t) - np.log(a2) for c in c2)
+    l1 = n1 * np.log(a1) + sum(c * np.log(c + 0.5 + t) - n1 * np.log(a1) for c in c1)
+    l2 = n2 * np.log(a2) + sum(c * np.log(c + 0.5 - t) - n2 * np.log(a2) for c in c2)
+    return l1 + l2 + np.logaddexp(lp1, lp2), lp1 - lp2
+
+
+def grid_critical(n1, c1, n2, c2, num=2_000_001):
+    a, b = -min(c1) - 0.5, min(c2) + 0.5
+    t = np.linspace(a, b, num)[1:-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_l, log_r = paper_log_l(t, n1, c1, n2, c2)
+    top = log_l.max()
+    return np.exp(log_l[log_r <= 0].max() - top), np.exp(log_l[log_r >= 0].max() - top), log_l, t
+
+
+@pytest.mark.parametrize("n1, c1, n2, c2", [
+    (10, [5] * 50, 10, [5] * 50),          # symmetric and bimodal: t = 0 is a local minimum
+    (10, [5] * 50, 11, [5] * 50),          # bimodal, asymmetric
+    (12, [6] * 30 + [2] * 5, 9, [5] * 35),  # bimodal, uneven features
+    (50, [50, 0], 50, [1, 1]),             # 000 Example 3 (zero count: a = -1/2 end point)
+    (6, [5], 2, [1]),                      # 000 Example 2
+    (30, [12, 20, 7, 30], 25, [10, 3, 25, 18]),
+])
+def test_critical_alpha_matches_dense_grid(n1, c1, n2, c2):
+    exact_ab, exact_ba = critical_alpha_pairs(PairCounts([n1], [c1], [n2], [c2]))
+    grid_ab, grid_ba, log_l, t = grid_critical(n1, c1, n2, c2)
+    # a grid point of either set can never beat the exact supremum (up to rounding), and on a
+    # step of ~5e-6 in t the grid misses it by at most slope × step
+    assert exact_ab[0] >= grid_ab - 1e-12 and exact_ba[0] >= grid_ba - 1e-12
+    assert exact_ab[0] == pytest.approx(grid_ab, abs=2e-5)
+    assert exact_ba[0] == pytest.approx(grid_ba, abs=2e-5)
+
+
+def test_bimodal_case_is_really_bimodal():
+    # guards the test above: with 50 features of balanced counts L has two maxima
+    _, _, log_l, t = grid_critical(10, [5] * 50, 10, [5] * 50, num=20001)
+    inner = (log_l[1:-1] > log_l[:-2]) & (log_l[1:-1] > log_l[2:])
+    assert inner.sum() == 2
+
+
+def test_curve_without_instance_peaks_at_one():
+    # 003 Cor. 1: the data-only profile has its maximum 1 at the maximum-likelihood estimate
+    p = PairProfile(50, 50, [50, 0], [1, 1], include_instance=False)
+    c = p.curve(4001)
+    assert c["likelihood"].max() == pytest.approx(1.0, abs=1e-12)
+    assert c["t"][c["likelihood"].idxmax()] == pytest.approx(0.0, abs=1e-12)
