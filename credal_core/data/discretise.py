@@ -52,10 +52,15 @@ def mdl_cut_points(values, labels, *, jncc2_quirk: bool = False) -> np.ndarray:
     interval is the one with the least class entropy (Fayyad and Irani prove it lies on a class
     boundary), ties to the leftmost.  An interval is split again on both sides after an accepted cut.
 
-    ``jncc2_quirk=True`` reproduces JNCC2 1.11, which never considers the cut before the feature's
-    largest training value (its candidate loop stops two positions before the end of the whole sorted
-    column); with it the reference cut points of JNCC2's examples are matched exactly (tests); the
-    textbook rule differs from them on one feature (glass K: an extra cut isolating the largest value).
+    ``jncc2_quirk=True`` reproduces JNCC2 1.11's ``MdlDiscretizer`` (:func:`_jncc2_cut_points`), whose
+    search differs from the textbook in three ways: a candidate of an interval needs at least two of
+    the interval's values on its right; when no candidate qualifies, the feature's first class-boundary
+    candidate is still tried if it lies just before the interval's last value; and the accepted cut is
+    the one of highest gain among the candidates passing their *own* MDL threshold (the textbook takes
+    the best candidate and then tests it).  With it the reference cut points of JNCC2's examples are
+    matched exactly (tests); the textbook rule differs from them on one feature (glass K: an extra cut
+    isolating the largest value).  The class order of the entropy sums is that of the sorted labels
+    (pass integer codes in declaration order to repeat JNCC2's floating-point rounding exactly).
 
     Examples
     --------
@@ -67,13 +72,16 @@ def mdl_cut_points(values, labels, *, jncc2_quirk: bool = False) -> np.ndarray:
     values, labels = _clean(values, labels)
     if values.size < 2:
         return np.empty(0)
+    values = values + 0.0                 # -0.0 and 0.0 are one value
     order = np.argsort(values, kind="stable")
     x = values[order]
     _, y = np.unique(labels[order], return_inverse=True)
     n_classes = int(y.max()) + 1
-    onehot = np.zeros((x.size, n_classes))
+    onehot = np.zeros((x.size, n_classes), dtype=np.int64)
     onehot[np.arange(x.size), y] = 1
-    cum = np.vstack([np.zeros(n_classes), np.cumsum(onehot, axis=0)])   # cum[i] = counts of x[:i]
+    cum = np.vstack([np.zeros(n_classes, dtype=np.int64), np.cumsum(onehot, axis=0)])   # counts of x[:i]
+    if jncc2_quirk:
+        return _jncc2_cut_points(x, y, cum)
     cuts: list[float] = []
     stack = [(0, x.size)]
     while stack:
@@ -83,8 +91,6 @@ def mdl_cut_points(values, labels, *, jncc2_quirk: bool = False) -> np.ndarray:
             continue
         # positions i (lo < i < hi) with x[i-1] < x[i]: the cut between them
         positions = lo + 1 + np.flatnonzero(x[lo + 1:hi] > x[lo:hi - 1])
-        if jncc2_quirk:
-            positions = positions[x.size - positions >= 2]
         if positions.size == 0:
             continue
         total = cum[hi] - cum[lo]
@@ -110,6 +116,82 @@ def mdl_cut_points(values, labels, *, jncc2_quirk: bool = False) -> np.ndarray:
             cuts.append((x[i - 1] + x[i]) / 2)
             stack.append((lo, i))
             stack.append((i, hi))
+    return np.array(sorted(cuts))
+
+
+_LN2 = math.log(2)
+_JAVA_MIN_DOUBLE = 5e-324           # Double.MIN_VALUE: JNCC2's initial "best gain" (so a gain must be > 0)
+
+
+def _boundary_positions(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Positions i (cut between x[i-1] and x[i]) at class boundaries, as JNCC2 lists its candidates.
+
+    Values are grouped by equality; a candidate separates two consecutive groups unless both hold a
+    single class, the same one.
+    """
+    starts = np.concatenate([[0], 1 + np.flatnonzero(x[1:] != x[:-1])])
+    group = np.cumsum(np.r_[0, x[1:] != x[:-1]])
+    pairs = np.unique(np.stack([group, y], axis=1), axis=0)      # distinct (group, class)
+    n_cls = np.bincount(pairs[:, 0], minlength=starts.size)
+    single = np.full(starts.size, -1)
+    single[pairs[:, 0]] = pairs[:, 1]                            # meaningful where n_cls == 1
+    keep = (n_cls[:-1] > 1) | (n_cls[1:] > 1) | (single[:-1] != single[1:])
+    return starts[1:][keep]
+
+
+def _java_entropy(counts: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Entropy in bits and number of classes present, per row, in JNCC2's floating-point order:
+
+    .. math:: {\rm Ent} = \Big(N\ln N - \sum_c n_c \ln n_c\Big) \Big/ (N \ln 2)
+
+    with ``table[n] = n ln n`` (``math.log``) and the sum subtracted class by class.
+    """
+    total = counts.sum(axis=1)
+    info = table[total]
+    for c in range(counts.shape[1]):
+        info = info - table[counts[:, c]]         # subtracting 0.0 (an absent class) is exact
+    return info / (total * _LN2), (counts > 0).sum(axis=1).astype(float)
+
+
+def _jncc2_cut_points(x: np.ndarray, y: np.ndarray, cum: np.ndarray) -> np.ndarray:
+    r"""JNCC2 1.11's ``MdlDiscretizer`` on sorted values ``x`` with class codes ``y`` (see mdl_cut_points).
+
+    Per interval ``[lo, hi)``: the candidates are the class-boundary positions ``p`` with
+    ``lo < p <= hi - 2``; if there are none, the feature's first boundary ``p0`` is tried when
+    ``lo < p0 = hi - 1`` (JNCC2 falls back on its first candidate; anywhere else that candidate's
+    entropies are NaN and it is refused).  Every candidate is tested against its own threshold
+    :math:`[\log_2(N-1) + \log_2(3^k-2) - k{\rm Ent}(S) + k_1{\rm Ent}(S_1) + k_2{\rm Ent}(S_2)]/N`
+    and the passing one of highest gain (the first on ties) is accepted.
+    """
+    boundaries = _boundary_positions(x, y)
+    if boundaries.size == 0:
+        return np.empty(0)
+    table = np.zeros(x.size + 1)
+    table[1:] = [k * math.log(k) for k in range(1, x.size + 1)]
+    cuts: list[float] = []
+    stack = [(0, x.size)]
+    while stack:
+        lo, hi = stack.pop()
+        cand = boundaries[(boundaries > lo) & (boundaries <= hi - 2)]
+        if cand.size == 0:
+            if not lo < boundaries[0] == hi - 1:
+                continue
+            cand = boundaries[:1]
+        length = hi - lo
+        ent_all, k = _java_entropy((cum[hi] - cum[lo])[None, :], table)
+        ent_left, k_left = _java_entropy(cum[cand] - cum[lo], table)
+        ent_right, k_right = _java_entropy(cum[hi] - cum[cand], table)
+        gain = ent_all[0] - (ent_left * (cand - lo) + ent_right * (hi - cand)) / length
+        threshold = math.log(length - 1) / _LN2 + math.log(3 ** int(k[0]) - 2) / _LN2
+        threshold = threshold - ent_all[0] * k[0]
+        threshold = (threshold + (ent_left * k_left + ent_right * k_right)) / length
+        passing = (gain > threshold) & (gain > _JAVA_MIN_DOUBLE)
+        if not passing.any():
+            continue
+        p = int(cand[int(np.argmax(np.where(passing, gain, -np.inf)))])
+        cuts.append((x[p] + x[p - 1]) / 2)
+        stack.append((lo, p))
+        stack.append((p, hi))
     return np.array(sorted(cuts))
 
 

@@ -143,6 +143,125 @@ def test_jncc2_cut_points_are_reproduced(example):
     assert checked >= 4
 
 
+def _java_log(v):
+    """Java's Math.log: -inf at 0 and NaN below (Python's math.log raises there)."""
+    return math.log(v) if v > 0 else (-math.inf if v == 0 else math.nan)
+
+
+def jncc2_reference_mdl(values, codes, n_classes):
+    """JNCC2 1.11's MdlDiscretizer as its source reads, with plain loops and inclusive indices.
+
+    Global candidate list (class boundaries between consecutive distinct values); per interval
+    [lower, upper] the candidates whose index idx (last value on the left) has lower <= idx <= upper - 2,
+    or else candidate 0 whatever its place (out of the interval its entropies come out NaN); the accepted
+    cut is the first of the highest gain among candidates with gain > own threshold and gain > MIN_VALUE;
+    the left part is split again unless the cut is candidate 0, the right part unless it is the last.
+    """
+    pairs = sorted(zip(values, codes), key=lambda p: p[0])
+    n = len(pairs)
+
+    def class_list(i):
+        found = [pairs[i][1]]
+        j = i + 1
+        while j < n and pairs[j][0] == pairs[i][0]:
+            if pairs[j][1] not in found:
+                found.append(pairs[j][1])
+            j += 1
+        return found
+
+    possible, possible_idx = [], []
+    if n:
+        previous_value, previous_set = pairs[0][0], class_list(0)
+        for i in range(1, n):
+            if pairs[i][0] == previous_value:
+                continue
+            current = class_list(i)
+            if len(previous_set) > 1 or len(current) > 1 or previous_set[0] != current[0]:
+                possible.append((pairs[i][0] + previous_value) / 2)
+                possible_idx.append(i - 1)
+            previous_set, previous_value = current, pairs[i][0]
+
+    def entropy(lower, upper):
+        freq = [0] * n_classes
+        for i in range(lower, upper + 1):
+            freq[pairs[i][1]] += 1
+        size = float(upper - lower + 1)
+        info = size * _java_log(size) if size > 0 else (math.nan if size < 0 else 0.0 * -math.inf)
+        present = 0
+        for f in freq:
+            if f != 0:
+                info -= f * math.log(f)
+                present += 1
+        return info / (size * math.log(2)) if size != 0 else math.nan, float(present)
+
+    cuts = []
+
+    def recurse(lower, upper):
+        inside = [j for j, idx in enumerate(possible_idx) if lower < idx + 1 < upper]
+        scan = inside or [0]
+        best_cut, best_info = None, 5e-324
+        for j in scan:
+            limit = possible_idx[j]
+            length = upper - lower + 1
+            whole, left, right = entropy(lower, upper), entropy(lower, limit), entropy(limit + 1, upper)
+            trial = (left[0] * (limit + 1 - lower) + right[0] * (upper - limit)) / length
+            gain = whole[0] - trial
+            threshold = _java_log(length - 1) / math.log(2) + _java_log(3.0 ** whole[1] - 2) / math.log(2)
+            threshold -= whole[0] * whole[1]
+            threshold += left[0] * left[1] + right[0] * right[1]
+            threshold /= length
+            if gain > threshold and gain > best_info:
+                best_cut, best_info = j, gain
+        if best_cut is None:
+            return
+        cuts.append(possible[best_cut])
+        split = possible_idx[best_cut]
+        if best_cut > 0:
+            recurse(lower, split)
+        if best_cut < len(possible) - 1:
+            recurse(split + 1, upper)
+
+    if possible:
+        recurse(0, n - 1)
+    return sorted(cuts)
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2)), min_size=2, max_size=40))
+def test_jncc2_quirk_equals_a_line_by_line_reference_of_jncc2(data):
+    values = [float(v) for v, _ in data]
+    codes = [c for _, c in data]
+    want = jncc2_reference_mdl(values, np.unique(codes, return_inverse=True)[1].tolist(), 3)
+    assert mdl_cut_points(values, codes, jncc2_quirk=True).tolist() == want
+
+
+def test_jncc2_quirk_on_many_seeded_cases_including_larger_ones():
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(2, 120))
+        values = rng.integers(0, int(rng.integers(2, 40)), n).astype(float)
+        codes = rng.integers(0, int(rng.integers(2, 5)), n)
+        # class structure along the values, so that splits are often accepted
+        structured = values * len(set(codes.tolist())) // (values.max() + 1)
+        codes = np.where(rng.random(n) < 0.6, structured, codes)
+        codes = np.unique(codes, return_inverse=True)[1]
+        want = jncc2_reference_mdl(values.tolist(), codes.tolist(), int(codes.max()) + 1)
+        assert mdl_cut_points(values, codes, jncc2_quirk=True).tolist() == want
+
+
+def test_jncc2_quirk_tries_its_first_candidate_when_none_lies_inside():
+    # the only class boundary is before the last value: no candidate has two values on its right, yet
+    # JNCC2 still tries its first candidate (3.5) on the whole column and accepts it: gain H(1/4) = 0.811
+    # > threshold (log2 3 + log2 7 - 2 H(1/4)) / 4 = 0.692
+    values, labels = [1, 2, 3, 4], list("aaab")
+    assert jncc2_reference_mdl(values, [0, 0, 0, 1], 2) == [3.5]
+    assert mdl_cut_points(values, labels, jncc2_quirk=True).tolist() == [3.5]
+    # ... but not in a right-hand interval, where that candidate lies outside
+    values, labels = [1, 2, 3, 4, 5, 6, 7, 8], list("aaaabbbc")
+    assert mdl_cut_points(values, labels, jncc2_quirk=True).tolist() == jncc2_reference_mdl(
+        values, [0, 0, 0, 0, 1, 1, 1, 2], 3)
+
+
 def test_textbook_and_jncc2_differ_only_by_the_last_value_rule():
     # glass K in JNCC2's example: the textbook rule also isolates the largest value (a 'containers' glass)
     values = [0.0, 0.0, 0.1, 0.2, 1.4, 1.7, 2.7, 6.2]
