@@ -17,8 +17,7 @@ import pandas as pd
 
 from ..data.preparation import Preparation
 from ..metrics import brier_loss, credal_scores, precise_accuracy_split
-from ..resampling import repeated_stratified_kfold
-from .runner import run_tasks
+from .engine import FoldTask, make_splits, run_folds, summarise
 
 __all__ = ["ClassifierSpec", "DEFAULT_CLASSIFIERS", "available_classifiers", "compare_classifiers",
            "summarise_comparison", "COMPARISON_INDICATORS"]
@@ -70,14 +69,16 @@ def available_classifiers(specs: Sequence[ClassifierSpec] = DEFAULT_CLASSIFIERS)
 
 
 @dataclass(frozen=True)
-class FoldTask:
+class ComparisonData:
+    """The raw table of a comparison (text features, None for missing) and its labels."""
+
     frame: pd.DataFrame
     labels: np.ndarray
     classes: np.ndarray
-    train: np.ndarray
-    test: np.ndarray
-    repeat: int
-    fold: int
+
+
+@dataclass(frozen=True)
+class ComparisonSettings:
     preparation: dict
     specs: tuple
 
@@ -118,20 +119,22 @@ def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes) -> d
 
 
 def run_fold(task: FoldTask) -> list[dict]:
-    frame, y = task.frame, task.labels
-    prep = Preparation(**task.preparation)
-    X_train = prep.fit_transform(frame.iloc[task.train], y[task.train])
-    X_test = prep.transform(frame.iloc[task.test])
+    """The engine's fold function of a comparison: prepare on the training rows, fit and score
+    every classifier (a classifier refusing the fold's data gets NaN indicators and its message)."""
+    data, split, settings = task.data, task.split, task.settings
+    y = data.labels
+    prep = Preparation(**settings.preparation)
+    X_train = prep.fit_transform(data.frame.iloc[split.train], y[split.train])
+    X_test = prep.transform(data.frame.iloc[split.test])
     rows = []
-    for spec in task.specs:
+    for spec in settings.specs:
         try:
-            scores = _score(spec, X_train, y[task.train], X_test, y[task.test], task.classes)
+            scores = _score(spec, X_train, y[split.train], X_test, y[split.test], data.classes)
             error = ""
         except ValueError as problem:          # e.g. a classifier refusing this fold's data
             scores = {k: np.nan for k in COMPARISON_INDICATORS}
             error = str(problem)
-        rows.append({"classifier": spec.label, "repeat": task.repeat, "fold": task.fold,
-                     "n_train": task.train.size, "n_test": task.test.size, **scores, "error": error})
+        rows.append({"classifier": spec.label, **scores, "error": error})
     return rows
 
 
@@ -159,23 +162,18 @@ def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
         raise ValueError("choose at least one classifier")
     preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing}
     Preparation(**preparation).fit(X.iloc[:0], labels[:0])    # checks the settings before any work
-    frame = X.reset_index(drop=True)
-    tasks = []
-    splits = repeated_stratified_kfold(labels, n_splits=n_splits, n_repeats=n_repeats, seed=seed)
-    for i, (train, test) in enumerate(splits):
-        tasks.append(FoldTask(frame, labels, classes, train, test, i // n_splits, i % n_splits, preparation,
-                              specs))
-    parts = run_tasks(run_fold, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    return pd.DataFrame([row for part in parts for row in part])
+    data = ComparisonData(X.reset_index(drop=True), labels, classes)
+    splits = make_splits(labels, protocol="cv", n_splits=n_splits, n_repeats=n_repeats, seed=seed)
+    results = run_folds(run_fold, data, splits, ComparisonSettings(preparation, specs), n_jobs=n_jobs,
+                        scheduler=scheduler, progress=progress)
+    first = ["classifier", "repeat", "fold", "n_train", "n_test"]
+    return results[first + [c for c in results.columns if c not in first and c != "split"]]
 
 
 def summarise_comparison(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard deviation (over folds where defined) of every indicator, per classifier."""
-    by_classifier = results.groupby("classifier", sort=False)
-    grouped = by_classifier[list(COMPARISON_INDICATORS)]
-    mean = grouped.mean().add_suffix("_mean")
-    std = grouped.std(ddof=1).add_suffix("_std")
-    folds = by_classifier["accuracy"].count().rename("folds")
-    out = pd.concat([mean, std, folds], axis=1).reset_index()
+    """Per classifier: mean and standard deviation over folds of every indicator (the engine's one
+    aggregation rule, :func:`.engine.summarise`) and ``folds``, the number of folds scored."""
+    out = summarise(results, ["classifier"], COMPARISON_INDICATORS)
+    out["folds"] = out["accuracy_runs"].astype(int)
     order = ["classifier"] + [f"{k}_{w}" for k in COMPARISON_INDICATORS for w in ("mean", "std")] + ["folds"]
     return out[order]

@@ -1,4 +1,4 @@
-"""Run independent experiments: in this process, on local cores (joblib), or on a Dask cluster.
+"""Run independent experiments: here, on local cores (joblib), in a process pool, or on a Dask cluster.
 
 Every task carries its own seed, so results do not depend on where or in which order the tasks
 run: the same sweep gives identical tables on one core, on two, or on a ``dask.distributed``
@@ -8,6 +8,7 @@ cluster.  ``progress(done, total)`` is called after each finished task; a callba
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 
 __all__ = ["run_tasks"]
 
@@ -28,9 +29,10 @@ def run_tasks(fn: Callable, tasks: Sequence, *, n_jobs: int | None = 1, schedule
     tasks : sequence
     n_jobs : int or None, default=1
         Local worker processes (joblib's loky backend); 1 runs in this process, -1 uses every core.
-    scheduler : str or dask.distributed.Client, optional
-        Address of an existing Dask scheduler (``"tcp://host:8786"``) or a connected client; the
-        tasks then run on that cluster and ``n_jobs`` is ignored.
+    scheduler : str, dask.distributed.Client or concurrent.futures.Executor, optional
+        Address of an existing Dask scheduler (``"tcp://host:8786"``), a connected client, or a
+        (process-pool) executor shared by several callers, e.g. the app's worker processes; the
+        tasks then run there and ``n_jobs`` is ignored.
     progress : callable, optional
         ``progress(done, total)`` after each task.
     """
@@ -38,6 +40,8 @@ def run_tasks(fn: Callable, tasks: Sequence, *, n_jobs: int | None = 1, schedule
     total = len(tasks)
     results = [None] * total
     report = progress or (lambda done, total: None)
+    if isinstance(scheduler, Executor):
+        return _run_executor(fn, tasks, scheduler, report)
     if scheduler is not None:
         return _run_dask(fn, tasks, scheduler, report)
     if n_jobs == 1 or total <= 1:
@@ -74,3 +78,26 @@ def _run_dask(fn, tasks, scheduler, report):
     finally:
         if client is not scheduler:
             client.close()
+
+
+def _run_executor(fn, tasks, executor: Executor, report):
+    """Submit every task, collect in completion order; on any exception (a Stop click, a closed
+    session) cancel the tasks not started yet, so an abandoned run leaves at most the tasks
+    already running (one per worker) to finish."""
+    futures = {executor.submit(fn, task): i for i, task in enumerate(tasks)}
+    results = [None] * len(tasks)
+    pending = set(futures)
+    try:
+        done_count = 0
+        while pending:
+            # a short timeout keeps the caller's progress callback (and its stop checks) alive
+            done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in done:
+                results[futures[future]] = future.result()
+                done_count += 1
+            report(done_count, len(tasks))
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+    return results

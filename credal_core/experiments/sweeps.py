@@ -14,13 +14,14 @@ import pandas as pd
 
 from .._checks import check_integer
 from ..data.counts import CountTables, as_frame, check_labels
-from ..resampling import repeated_holdout, repeated_stratified_kfold
+from .engine import FoldTask, make_splits, run_folds
+from .engine import summarise as engine_summarise
 from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
 from .generator import draw_chances, sample_naive
 from .runner import run_tasks
 
-__all__ = ["ArtificialTask", "DatasetTask", "CodedData", "artificial_experiment", "dataset_experiment",
-           "encode_dataset", "summarise", "setting_label"]
+__all__ = ["ArtificialTask", "DatasetSettings", "CodedData", "seen_values_only", "artificial_experiment",
+           "dataset_experiment", "encode_dataset", "summarise", "setting_label"]
 
 KEYS = ["classifier", "s", "epsilon", "alpha", "d"]
 
@@ -117,61 +118,85 @@ def encode_dataset(X, y) -> CodedData:
 
 
 @dataclass(frozen=True)
-class DatasetTask:
-    """One training / test split of a data set, with the training fold cut to each sample size."""
+class DatasetSettings:
+    """Settings of a data-set sweep shared by its fold tasks."""
 
-    data: CodedData
-    train: np.ndarray
-    test: np.ndarray
-    split: int
     sample_sizes: tuple
     grid: ClassifierGrid
     seed: int
     nominal_size: int
+    categories: str
 
 
-def run_dataset_task(task: DatasetTask) -> list[dict]:
-    data = task.data
-    X_test, y_test, weight = distinct_rows(data.X[task.test], data.y[task.test])
-    rng = np.random.default_rng([task.seed, task.split])
+def seen_values_only(tables: CountTables, X_test: np.ndarray) -> tuple[CountTables, np.ndarray]:
+    """The ``"seen"`` |F_j| policy on integer codes: keep the values seen in the training rows.
+
+    ``tables`` counted codes over the whole file's values (:meth:`CountTables.from_codes`); the
+    result equals the tables ``fit`` builds from the training rows alone, and the test codes are
+    re-numbered to match (a value absent from the training rows becomes -1, "unseen"; negative
+    codes are kept).
+    """
+    categories, counts = [], []
+    codes = X_test.copy()
+    for j, table in enumerate(tables.feature_counts):
+        seen = table.sum(axis=0) > 0
+        renumber = np.where(seen, np.cumsum(seen) - 1, -1)
+        column = X_test[:, j]
+        codes[:, j] = np.where(column >= 0, renumber[np.clip(column, 0, None)], column)
+        categories.append(tables.categories[j][seen])
+        counts.append(table[:, seen])
+    return CountTables(tables.classes, categories, tables.class_counts, counts, tables.feature_names), codes
+
+
+def run_dataset_fold(task: FoldTask) -> list[dict]:
+    """The engine's fold function of a data-set sweep: counts of the training rows (cut to each
+    sample size), the grid's indicators on the deduplicated test rows."""
+    data, split, settings = task.data, task.split, task.settings
+    X_test, y_test, weight = distinct_rows(data.X[split.test], data.y[split.test])
+    rng = np.random.default_rng([settings.seed, split.index])
     rows = []
     # whole folds are labelled with the protocol's nominal training size (folds differ by one row,
     # which must not split a setting into two curves); n_train is the actual size
-    for d in task.sample_sizes or (task.nominal_size,):
-        cut = bool(task.sample_sizes) and d < task.train.size
-        train = rng.choice(task.train, size=d, replace=False) if cut else task.train
+    for d in settings.sample_sizes or (settings.nominal_size,):
+        cut = bool(settings.sample_sizes) and d < split.train.size
+        train = rng.choice(split.train, size=d, replace=False) if cut else split.train
         tables = CountTables.from_codes(data.X[train], data.y[train], data.n_values, len(data.classes))
-        for row in evaluate(tables, X_test, y_test, weight, task.grid):
-            row.update(d=int(d), n_train=int(train.size), split=task.split)
+        X_fold = X_test
+        if settings.categories == "seen":
+            tables, X_fold = seen_values_only(tables, X_test)
+        for row in evaluate(tables, X_fold, y_test, weight, settings.grid):
+            row.update(d=int(d), n_train=int(train.size))
             rows.append(row)
     return rows
 
 
 def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repeats: int = 10,
                        test_size: float = 0.3, sample_sizes: Sequence[int] | None = None,
-                       grid: ClassifierGrid | None = None, seed: int = 0, n_jobs: int | None = 1,
-                       scheduler=None, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+                       grid: ClassifierGrid | None = None, categories: str = "seen", seed: int = 0,
+                       n_jobs: int | None = 1, scheduler=None,
+                       progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Sweep on a data set under repeated stratified k-fold (``protocol="cv"``, 001: 10 × 5-fold)
-    or repeated hold-out (``"holdout"``, 004: 100 × 70/30).
+    or repeated hold-out (``"holdout"``, 004: 100 × 70/30), through the evaluation engine.
 
     ``sample_sizes`` (optional) cuts each training fold to random subsets of those sizes (learning
     curves); by default each fold is used whole, ``d`` is the median training-fold size and
-    ``n_train`` each fold's own size.
+    ``n_train`` each fold's own size.  ``categories`` is the |F_j| policy: ``"seen"`` (default, as
+    every estimator's ``fit`` and the Compare page: the values seen in the training rows) or
+    ``"declared"`` (every value of the file, WEKA's header convention).  The classes are always the
+    file's.
     """
     grid = grid or ClassifierGrid()
+    if categories not in ("seen", "declared"):
+        raise ValueError(f"categories must be 'seen' or 'declared'; got {categories!r}")
     data = X if isinstance(X, CodedData) else encode_dataset(X, y)
-    if protocol == "cv":
-        splits = list(repeated_stratified_kfold(data.y, n_splits=n_splits, n_repeats=n_repeats, seed=seed))
-    elif protocol == "holdout":
-        splits = list(repeated_holdout(data.y, n_repeats=n_repeats, test_size=test_size, seed=seed))
-    else:
-        raise ValueError(f"protocol must be 'cv' or 'holdout'; got {protocol!r}")
+    splits = make_splits(data.y, protocol=protocol, n_splits=n_splits, n_repeats=n_repeats,
+                         test_size=test_size, seed=seed)
     sizes = ()
     if sample_sizes is not None:
         sizes = tuple(check_integer("a sample size d", d, 1) for d in sample_sizes)
         if not sizes:
             raise ValueError("give at least one sample size d, or None for whole training folds")
-        smallest_fold = min(train.size for train, _ in splits)
+        smallest_fold = min(split.train.size for split in splits)
         too_big = [d for d in sizes if d > smallest_fold]
         if too_big:
             raise ValueError(f"sample size d={too_big[0]} exceeds the smallest training fold "
@@ -180,11 +205,13 @@ def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repea
         if too_small:
             raise ValueError(f"sample size d={too_small[0]} is smaller than the number of classes "
                              f"({len(data.classes)})")
-    nominal = int(np.median([train.size for train, _ in splits]))
-    tasks = [DatasetTask(data, train, test, i, sizes, grid, seed, nominal)
-             for i, (train, test) in enumerate(splits)]
-    parts = run_tasks(run_dataset_task, tasks, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    return _frame(parts)
+    nominal = int(np.median([split.train.size for split in splits]))
+    settings = DatasetSettings(sizes, grid, seed, nominal, categories)
+    results = run_folds(run_dataset_fold, data, splits, settings, n_jobs=n_jobs, scheduler=scheduler,
+                        progress=progress)
+    results = results.drop(columns=["repeat", "fold", "n_test"])
+    rest = [c for c in results.columns if c != "split"]
+    return _frame([results[rest + ["split"]].to_dict("records")])
 
 
 def setting_label(classifier: str, s: float, epsilon: float, alpha: float, with_s: bool = False) -> str:
@@ -206,18 +233,11 @@ def _frame(parts: list[list[dict]]) -> pd.DataFrame:
 
 
 def summarise(results: pd.DataFrame, by: Sequence[str] = ("setting", *KEYS)) -> pd.DataFrame:
-    """Mean, standard deviation and number of runs of every indicator per setting.
+    """Mean, standard deviation and number of runs of every indicator per setting (the engine's one
+    aggregation rule, :func:`.engine.summarise`).
 
     An indicator undefined in a run (single accuracy with no determinate instance, NBC-I with no
     indeterminate one) is left out of that setting's mean, and ``*_runs`` says how many runs
-    defined it — as averages "over 600 experiments" (000 Table 1) must be read.  Groups keep
-    missing keys (``s`` of the LNCC, ``epsilon`` / ``alpha`` where they do not apply).
+    defined it — as averages "over 600 experiments" (000 Table 1) must be read.
     """
-    by = [k for k in by if k in results.columns]
-    grouped = results.groupby(by, dropna=False, sort=False)[list(INDICATORS)]
-    mean = grouped.mean().add_suffix("_mean")
-    std = grouped.std(ddof=1).add_suffix("_std")        # nan with a single run: no spread to show
-    runs = grouped.count().add_suffix("_runs")
-    out = pd.concat([mean, std, runs], axis=1).reset_index()
-    ordered = list(by) + [f"{k}_{what}" for k in INDICATORS for what in ("mean", "std", "runs")]
-    return out[ordered]
+    return engine_summarise(results, by, INDICATORS)
