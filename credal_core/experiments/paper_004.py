@@ -9,11 +9,12 @@ same C1 and C2 are used on every split.  Everything returns tidy pandas DataFram
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..data.counts import as_frame, check_labels
-from ..resampling import repeated_holdout
 from ..selection.threshold import (
     DEFAULT_K_GRID,
     DISTANCES,
@@ -25,6 +26,7 @@ from ..selection.threshold import (
     resolve_features,
     selector_hits,
 )
+from .engine import FoldTask, make_splits, run_folds
 
 __all__ = ["accuracy_vs_k", "comparison_table", "PAPER_FIG3_BALLOONS", "PAPER_TABLE2", "CLASSIFIERS"]
 
@@ -56,15 +58,42 @@ def _prepare(X, y, features_1, features_2):
     return EncodedData(frame, labels, class_values(frame, labels)), cols
 
 
+@dataclass(frozen=True)
+class _Protocol:
+    cols: list
+    ks: np.ndarray
+    training_thresholds: str
+    n_folds: int
+    seed: int
+
+
 def _splits(labels, n_repeats, test_size, stratify, seed):
-    return list(repeated_holdout(labels, n_repeats=n_repeats, test_size=test_size, stratify=stratify,
-                                 seed=seed))
+    return make_splits(labels, protocol="holdout", n_repeats=n_repeats, test_size=test_size,
+                       stratify=stratify, seed=seed)
+
+
+def _fixed_k_fold(task: FoldTask) -> list[dict]:
+    """One split of Fig. 3: C1, C2 and both selectors for every k of the grid."""
+    data, split, p = task.data, task.split, task.settings
+    models, pairs, correct = fit_pair(data, split.train, p.cols, p.training_thresholds, p.n_folds, p.seed)
+    test_pairs, predicted, right = pair_scores(data, models, split.test)
+    rows = [{"classifier": "C1", "k": int(k), "accuracy": right[:, 0].mean()} for k in p.ks]
+    rows += [{"classifier": "C2", "k": int(k), "accuracy": right[:, 1].mean()} for k in p.ks]
+    for d in DISTANCES:
+        hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[split.test], d, p.ks)
+        rows += [{"classifier": _LABEL[d], "k": int(k), "accuracy": h / split.test.size}
+                 for k, h in zip(p.ks, hits)]
+    return rows
 
 
 def accuracy_vs_k(X, y, *, features_1, features_2, ks=DEFAULT_K_GRID, n_repeats: int = 100,
                   test_size: float = 0.3, stratify: bool = False, seed: int = 0,
-                  training_thresholds: str = "resubstitution", n_folds: int = 5) -> pd.DataFrame:
+                  training_thresholds: str = "resubstitution", n_folds: int = 5, n_jobs: int | None = 1,
+                  scheduler=None, progress=None) -> pd.DataFrame:
     """Test accuracy of C1, C2 and both selectors for each fixed ``k`` (004 Example 4, Fig. 3).
+
+    Runs through the evaluation engine (``n_jobs``, ``scheduler``, ``progress`` as in
+    :func:`.engine.run_folds`).
 
     Returns
     -------
@@ -76,26 +105,36 @@ def accuracy_vs_k(X, y, *, features_1, features_2, ks=DEFAULT_K_GRID, n_repeats:
     ks = np.array(sorted(set(int(k) for k in ks)))
     if ks.size == 0 or ks.min() < 1:
         raise ValueError(f"ks must be positive integers; got {ks.tolist()}")
-    runs = {name: [] for name in CLASSIFIERS}
-    for train, test in _splits(data.labels, n_repeats, test_size, stratify, seed):
-        models, pairs, correct = fit_pair(data, train, cols, training_thresholds, n_folds, seed)
-        test_pairs, predicted, right = pair_scores(data, models, test)
-        runs["C1"].append(np.full(ks.size, right[:, 0].mean()))
-        runs["C2"].append(np.full(ks.size, right[:, 1].mean()))
-        for d in DISTANCES:
-            hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[test], d, ks)
-            runs[_LABEL[d]].append(hits / test.size)
-    parts = []
-    for name, values in runs.items():
-        acc = np.vstack(values)                                           # (runs, len(ks))
-        parts.append(pd.DataFrame({"classifier": name, "k": ks, "accuracy": acc.mean(axis=0),
-                                   "std": acc.std(axis=0), "n_runs": acc.shape[0]}))
-    return pd.concat(parts, ignore_index=True)
+    protocol = _Protocol(cols, ks, training_thresholds, n_folds, seed)
+    runs = run_folds(_fixed_k_fold, data, _splits(data.labels, n_repeats, test_size, stratify, seed),
+                     protocol, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    grouped = runs.groupby(["classifier", "k"], sort=False)["accuracy"]
+    # the spread over splits is the population sd (ddof 0), as before the engine existed
+    out = pd.DataFrame({"accuracy": grouped.mean(), "std": grouped.std(ddof=0),
+                        "n_runs": grouped.count()}).reset_index()
+    return out[["classifier", "k", "accuracy", "std", "n_runs"]]
+
+
+def _cv_k_fold(task: FoldTask) -> list[dict]:
+    """One split of Table 2: C1, C2, and both selectors with k chosen by CV on the training part."""
+    data, split, p = task.data, task.split, task.settings
+    models, pairs, correct = fit_pair(data, split.train, p.cols, p.training_thresholds, p.n_folds, p.seed)
+    test_pairs, predicted, right = pair_scores(data, models, split.test)
+    rows = [{"classifier": "C1", "accuracy": right[:, 0].mean(), "k": 0},
+            {"classifier": "C2", "accuracy": right[:, 1].mean(), "k": 0}]
+    cv = cv_accuracy_by_k(data, split.train, p.cols, distances=DISTANCES, k_grid=p.ks,
+                          training_thresholds=p.training_thresholds, n_folds=p.n_folds, seed=p.seed)
+    for d in DISTANCES:
+        k = int(p.ks[int(np.argmax(cv[d]))])                             # ties: the smallest k
+        hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[split.test], d, [k])[0]
+        rows.append({"classifier": _LABEL[d], "accuracy": hits / split.test.size, "k": k})
+    return rows
 
 
 def holdout_with_cv_k(X, y, *, features_1, features_2, k_grid=DEFAULT_K_GRID, n_repeats: int = 100,
                       test_size: float = 0.3, stratify: bool = False, seed: int = 0,
-                      training_thresholds: str = "resubstitution", n_folds: int = 5) -> pd.DataFrame:
+                      training_thresholds: str = "resubstitution", n_folds: int = 5, n_jobs: int | None = 1,
+                      scheduler=None, progress=None) -> pd.DataFrame:
     """Per split: accuracy of C1, C2 and both selectors with k chosen by CV on the training part (004 §5).
 
     Returns a tidy DataFrame: ``run``, ``classifier``, ``accuracy``, ``k`` (the k chosen in that run;
@@ -103,23 +142,15 @@ def holdout_with_cv_k(X, y, *, features_1, features_2, k_grid=DEFAULT_K_GRID, n_
     ``ThresholdSelector(k="cv", distance=..., random_state=seed)`` fitted on that run's training part.
     """
     data, cols = _prepare(X, y, features_1, features_2)
-    grid = np.array(sorted(set(int(k) for k in k_grid)))
-    rows = []
-    for run, (train, test) in enumerate(_splits(data.labels, n_repeats, test_size, stratify, seed)):
-        models, pairs, correct = fit_pair(data, train, cols, training_thresholds, n_folds, seed)
-        test_pairs, predicted, right = pair_scores(data, models, test)
-        rows += [{"run": run, "classifier": "C1", "accuracy": right[:, 0].mean(), "k": 0},
-                 {"run": run, "classifier": "C2", "accuracy": right[:, 1].mean(), "k": 0}]
-        cv = cv_accuracy_by_k(data, train, cols, distances=DISTANCES, k_grid=grid,
-                              training_thresholds=training_thresholds, n_folds=n_folds, seed=seed)
-        for d in DISTANCES:
-            k = int(grid[int(np.argmax(cv[d]))])                             # ties: the smallest k
-            hits = selector_hits(pairs, correct, test_pairs, predicted, data.y[test], d, [k])[0]
-            rows.append({"run": run, "classifier": _LABEL[d], "accuracy": hits / test.size, "k": k})
-    return pd.DataFrame(rows)
+    protocol = _Protocol(cols, np.array(sorted(set(int(k) for k in k_grid))), training_thresholds, n_folds,
+                         seed)
+    runs = run_folds(_cv_k_fold, data, _splits(data.labels, n_repeats, test_size, stratify, seed), protocol,
+                     n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    return runs.rename(columns={"repeat": "run"})[["run", "classifier", "accuracy", "k"]]
 
 
-def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, **protocol) -> pd.DataFrame:
+def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, progress=None,
+                     **protocol) -> pd.DataFrame:
     """004 Table 2 on the given data sets, with the paper's row beside ours where the data set is the same.
 
     Parameters
@@ -127,8 +158,11 @@ def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, **p
     datasets : dict
         ``name -> (X, y, features_1, features_2)``.  A name that is a key of :data:`PAPER_TABLE2`
         (e.g. ``"Balloons"``) also gets the paper's row.
+    progress : callable, optional
+        ``progress(done, total)`` over the splits of all data sets.
     **protocol
-        Passed to :func:`holdout_with_cv_k` (``test_size``, ``stratify``, ``k_grid``, ...).
+        Passed to :func:`holdout_with_cv_k` (``test_size``, ``stratify``, ``k_grid``, ``n_jobs``,
+        ``scheduler``, ...).
 
     Returns
     -------
@@ -137,9 +171,11 @@ def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, **p
     median over runs of the k chosen by CV, Euclidean / Chebyshev).
     """
     rows = []
-    for name, (X, y, f1, f2) in datasets.items():
+    total = n_repeats * len(datasets)
+    for i, (name, (X, y, f1, f2)) in enumerate(datasets.items()):
+        step = None if progress is None else (lambda done, _, i=i: progress(i * n_repeats + done, total))
         runs = holdout_with_cv_k(X, y, features_1=f1, features_2=f2, n_repeats=n_repeats, seed=seed,
-                                 **protocol)
+                                 progress=step, **protocol)
         mean = runs.groupby("classifier")["accuracy"].mean()
         k = runs.groupby("classifier")["k"].median()
         common = {"features C1": ", ".join(map(str, f1)), "features C2": ", ".join(map(str, f2))}
