@@ -1,9 +1,13 @@
-"""Read a user's CSV safely: detect encoding and delimiter, refuse what cannot be a data table, describe it.
+"""Read a user's CSV (or ARFF) safely: detect encoding and delimiter, refuse what cannot be a data table,
+describe it.
 
 Everything a researcher's messy file can throw at the app ends here as a :class:`CsvProblem`
 (a ``ValueError``) with one specific sentence, never a traceback.  Nothing is evaluated or unpickled:
 the bytes are decoded as text and split as CSV, every cell kept as a string; numbers are recognised
-afterwards, per column.
+afterwards, per column.  Weka's ARFF format is recognised from its header (``@relation`` /
+``@attribute``) or the file name, and read by :mod:`credal_core.data.arff`: its declared nominal values
+become the categories of a pandas Categorical column (so a declared class or value with no row is
+kept), its numeric attributes are the columns to discretise.
 """
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from .arff import ArffProblem, looks_like_arff, parse_arff
 
 __all__ = ["CsvLimits", "CsvProblem", "LoadedTable", "read_csv_bytes", "MISSING_TOKENS",
            "neutralise_formulas", "default_class_column", "check_class_column"]
@@ -54,6 +60,8 @@ class LoadedTable:
     missing: dict = field(default_factory=dict)        # column -> number of missing cells
     notes: list = field(default_factory=list)          # things worth telling the user
     number_like: list = field(default_factory=list)    # every present value a number (codes included)
+    format: str = "csv"                                 # "csv" or "arff"
+    relation: str = ""                                  # ARFF's @relation name
 
     def numeric_frame(self) -> pd.DataFrame:
         """The numeric columns as floats (missing → NaN); the others unchanged."""
@@ -114,11 +122,13 @@ def _sniff_delimiter(text: str) -> str:
         return best if counts[best] > 0 else ","
 
 
-def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
-    """Parse CSV bytes into a :class:`LoadedTable`, or raise :class:`CsvProblem` saying why not.
+def read_csv_bytes(data: bytes, limits: CsvLimits | None = None, *, name: str | None = None) -> LoadedTable:
+    """Parse CSV or ARFF bytes into a :class:`LoadedTable`, or raise :class:`CsvProblem` saying why not.
 
     Encoding: UTF-8 (with or without BOM), UTF-16 with BOM, else Latin-1.  Delimiter: comma,
-    semicolon, tab or bar, detected from the first lines.  The first row is the header.
+    semicolon, tab or bar, detected from the first lines.  The first row is the header.  ARFF is
+    read instead when the first line that is not a ``%`` comment starts with ``@relation`` or
+    ``@attribute``, or when ``name`` (the file's name, optional) ends with ``.arff``.
 
     Examples
     --------
@@ -142,6 +152,10 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
     if text.count("\n") > 2 * limits.max_rows + 1000:       # refuse before parsing a huge file
         raise CsvProblem(f"the file has more than {2 * limits.max_rows:,} lines; the limit is "
                          f"{limits.max_rows:,} data rows")
+    if looks_like_arff(text):
+        return _read_arff(text, encoding, limits)
+    if name is not None and str(name).lower().endswith(".arff"):
+        raise CsvProblem("the file is named .arff but has no ARFF header (@relation / @attribute lines)")
     first, _, rest = text.partition("\n")
     if first.strip().lower().startswith("sep=") and len(first.strip()) == 5:   # Excel's "sep=;" line
         delimiter, text = first.strip()[4], rest
@@ -235,8 +249,66 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None) -> LoadedTable:
     return LoadedTable(frame, encoding, delimiter, numeric, id_like, missing, notes, number_like)
 
 
+def _read_arff(text: str, encoding: str, limits: CsvLimits) -> LoadedTable:
+    """An ARFF text as a :class:`LoadedTable`: nominal attributes as Categorical columns with their
+    declared values as categories, numeric attributes as text columns listed in ``numeric``."""
+    try:
+        parsed = parse_arff(text, max_rows=limits.max_rows, max_columns=limits.max_columns)
+    except ArffProblem as problem:
+        raise CsvProblem(str(problem)) from None
+    attributes, rows = parsed.attributes, parsed.rows
+    if not rows:
+        raise CsvProblem("the file has a header but no data rows")
+    if len(attributes) < 2:
+        raise CsvProblem("the file has a single attribute; a classifier needs at least one feature and a "
+                         "class attribute")
+    notes = ["read as ARFF (Weka's format): declared nominal values are kept as categories"]
+    if parsed.sparse:
+        notes.append("sparse rows: an omitted value is 0 (numeric) or the first declared value (nominal)")
+    columns, numeric, number_like, id_like, missing = {}, [], [], [], {}
+    for j, attribute in enumerate(attributes):
+        cells = [row[j] for row in rows]
+        longest = max((len(c) for c in cells if c is not None), default=0)
+        if longest > limits.max_cell_chars:
+            raise CsvProblem(f"a value of attribute '{attribute.name}' has {longest:,} characters; the limit "
+                             f"is {limits.max_cell_chars:,}")
+        present = [c for c in cells if c is not None]
+        missing[attribute.name] = len(cells) - len(present)
+        distinct = len(set(present))
+        if attribute.kind == "numeric":
+            columns[attribute.name] = pd.Series(cells, dtype=object)
+            numeric.append(attribute.name)
+            number_like.append(attribute.name)
+            whole = all(float(c) == round(float(c)) for c in present)
+        else:
+            columns[attribute.name] = pd.Series(pd.Categorical(cells, categories=list(attribute.values)))
+            whole = False
+            if present and all(_is_number(v) for v in attribute.values):
+                number_like.append(attribute.name)
+        if not present:
+            notes.append(f"column '{attribute.name}' is empty; it will be ignored")
+        elif attribute.kind == "nominal" and limits.max_levels < distinct < len(present):
+            notes.append(f"column '{attribute.name}' has {distinct} distinct values (more than "
+                         f"{limits.max_levels}); it will be ignored as a feature")
+        if len(present) == len(rows) and distinct == len(rows) > 2 and (attribute.kind == "nominal" or whole):
+            id_like.append(attribute.name)
+    frame = pd.DataFrame(columns)
+    return LoadedTable(frame, encoding, ",", numeric, id_like, missing, notes, number_like, format="arff",
+                       relation=parsed.relation)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return bool(np.isfinite(float(text)))
+    except ValueError:
+        return False
+
+
 def default_class_column(table: LoadedTable) -> str:
-    """A column named like a class (``class``, ``target``, …), else the last column."""
+    """A column named like a class (``class``, ``target``, …), else the last column; for an ARFF file
+    always its last attribute (Weka's and JNCC2's convention)."""
+    if table.format == "arff":
+        return table.frame.columns[-1]
     lowered = {name.lower(): name for name in table.frame.columns}
     for name in CLASS_NAMES:
         if name in lowered:
@@ -245,17 +317,20 @@ def default_class_column(table: LoadedTable) -> str:
 
 
 def check_class_column(table: LoadedTable, column: str, *, min_per_class: int = 1) -> dict:
-    """Check a class column; returns ``{"labels", "rare", "missing_rows"}`` or raises CsvProblem.
+    """Check a class column; returns ``{"labels", "rare", "missing_rows", "empty"}`` or raises CsvProblem.
 
     ``rare`` lists the classes with fewer than ``min_per_class`` instances (a protocol such as
     k-fold cross-validation needs some of each); rows whose class is missing are counted in
-    ``missing_rows`` (they cannot be used).
+    ``missing_rows`` (they cannot be used); ``empty`` lists the declared classes (categories of a
+    Categorical column, e.g. from an ARFF header) without any row, which ``labels`` and ``rare`` leave out.
     """
     if column not in table.frame.columns:
         raise CsvProblem(f"there is no column named {column!r}")
     labels = table.frame[column]
     present = labels.dropna()
     counts = present.value_counts()
+    empty = [c for c, n in counts.items() if n == 0]
+    counts = counts[counts > 0]
     if counts.size < 2:
         only = f" (only {counts.index[0]!r})" if counts.size else ""
         raise CsvProblem(f"the class column '{column}' has fewer than two classes{only}")
@@ -263,7 +338,8 @@ def check_class_column(table: LoadedTable, column: str, *, min_per_class: int = 
         raise CsvProblem(f"the class column '{column}' holds {counts.size} distinct numbers: it looks "
                          "continuous (a regression target), not a class")
     rare = sorted(counts[counts < min_per_class].index.tolist())
-    return {"labels": counts.to_dict(), "rare": rare, "missing_rows": int(labels.isna().sum())}
+    return {"labels": counts.to_dict(), "rare": rare, "missing_rows": int(labels.isna().sum()),
+            "empty": empty}
 
 
 def neutralise_formulas(frame: pd.DataFrame) -> pd.DataFrame:
