@@ -3,9 +3,14 @@
     python -m credal_core.experiments table1 [--jobs 2] [--scheduler tcp://host:8786] [--csv out.csv]
     python -m credal_core.experiments fig5   [...]
 
+    python -m credal_core.experiments compare data.csv [--class-column play] [--folds 5 --repeats 2]
+                                               [--classifiers NBC,NCC] [--csv out.csv]
+
 ``table1`` prints 000 Table 1 with our values beside the printed ones, then every (ε, α) pair of
 close determinacy; ``fig5`` prints determinacy against the sample size d for every setting.
-Smaller runs: ``--n-theta 4 --n-train 5 --n-test 2000``.
+Smaller runs: ``--n-theta 4 --n-train 5 --n-test 2000``.  ``compare`` cross-validates every
+classifier on a CSV or ARFF file exactly as the app's Compare page does (same column rules, same
+engine, same summary: mean ± sd over folds).
 """
 from __future__ import annotations
 
@@ -45,7 +50,13 @@ def _ints(text: str) -> tuple:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m credal_core.experiments", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["table1", "fig5"])
+    parser.add_argument("what", choices=["table1", "fig5", "compare"])
+    parser.add_argument("file", nargs="?", help="compare: the CSV or ARFF file")
+    parser.add_argument("--class-column", default=None, help="compare: the class column (default: "
+                        "the loader's guess, the last column)")
+    parser.add_argument("--folds", type=int, default=5, help="compare: folds of each repetition")
+    parser.add_argument("--repeats", type=int, default=2, help="compare: repetitions of the k-fold split")
+    parser.add_argument("--classifiers", default=None, help="compare: labels, e.g. NBC,NCC (default: all)")
     parser.add_argument("--n-theta", type=int, default=20, help="θ draws (paper: 20)")
     parser.add_argument("--n-train", type=int, default=30, help="training sets per (θ, d) (paper: 30)")
     parser.add_argument("--n-test", type=int, default=10_000, help="test instances (paper: 10,000)")
@@ -63,6 +74,8 @@ def main(argv=None) -> int:
         folder = Path(args.csv).expanduser().resolve().parent
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             parser.error(f"--csv: cannot write into {folder} (checked before the run, so no result is lost)")
+    if args.what == "compare":
+        return _compare(parser, args)
     try:
         grid = ClassifierGrid(epsilons=args.epsilons, alphas=args.alphas)
         start = time.perf_counter()
@@ -96,6 +109,43 @@ def main(argv=None) -> int:
     if args.csv:
         results.to_csv(args.csv, index=False)
         print(f"\nwrote {len(results)} rows to {args.csv}")
+    return 0
+
+
+def _compare(parser, args) -> int:
+    from ..data.csv_loader import CsvProblem, default_class_column, read_csv_bytes
+    from ..data.dataset import choose_columns
+    from .compare import available_classifiers, compare_classifiers, summarise_comparison
+
+    if not args.file:
+        parser.error("compare needs a file: python -m credal_core.experiments compare data.csv")
+    try:
+        table = read_csv_bytes(Path(args.file).read_bytes())
+        choice = choose_columns(table, args.class_column or default_class_column(table))
+    except OSError as exc:
+        parser.error(f"cannot read {args.file}: {exc}")
+    except CsvProblem as exc:
+        parser.error(f"{args.file} cannot be used: {exc}")
+    specs = available_classifiers()
+    if args.classifiers:
+        wanted = [c.strip() for c in args.classifiers.split(",") if c.strip()]
+        unknown = sorted(set(wanted) - {s.label for s in specs})
+        if unknown:
+            parser.error(f"unknown classifier(s) {unknown}; choose from {[s.label for s in specs]}")
+        specs = [s for s in specs if s.label in wanted]
+    for note in choice.notes:
+        print(f"note: {note}")
+    try:
+        results = compare_classifiers(choice.X, choice.y, numeric=choice.numeric, specs=specs,
+                                      n_splits=args.folds, n_repeats=args.repeats, seed=args.seed,
+                                      n_jobs=args.jobs, scheduler=args.scheduler, progress=_bar(sys.stderr))
+    except ValueError as exc:
+        parser.error(str(exc))
+    summary = summarise_comparison(results)
+    print(summary.to_string(index=False, float_format="{:.4f}".format))
+    if args.csv:
+        summary.to_csv(args.csv, index=False)
+        print(f"\nwrote {len(summary)} rows to {args.csv}")
     return 0
 
 
