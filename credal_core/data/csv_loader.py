@@ -134,7 +134,7 @@ def read_csv_bytes(data: bytes, limits: CsvLimits | None = None, *, name: str | 
     --------
     >>> table = read_csv_bytes(b"id,colour,size,class\\n1,red,3.5,yes\\n2,blue,,no\\n3,red,1,yes\\n")
     >>> table.numeric, table.id_like, table.missing["size"]
-    (['id', 'size'], ['id'], 1)
+    (['size'], ['id'], 1)
     """
     limits = limits or CsvLimits()
     if not isinstance(data, (bytes, bytearray)):
