@@ -185,8 +185,8 @@ class Student:
             name, _, rest = raw.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0].strip()
 
-    async def _http(self, path: str, method: str = "GET", body=None, headers=None):
-        request = HTTPRequest(self.base_url + path, method=method, body=body,
+    async def _http(self, path: str, method: str = "GET", body=None, headers=None, base_url=None):
+        request = HTTPRequest((base_url or self.base_url) + path, method=method, body=body,
                               headers={"Cookie": self._cookie_header(), **(headers or {})},
                               request_timeout=self.timeout, follow_redirects=False)
         response = await AsyncHTTPClient().fetch(request, raise_error=False)
@@ -402,11 +402,9 @@ class Student:
         return await self._run([*states, WidgetState(id=button.proto.id, trigger_value=True)],
                                button.fragment_id)
 
-    async def upload(self, uploader: Widget, name: str, data: bytes) -> float:
-        """Upload one file to an ``st.file_uploader`` as the browser does (ask for URLs on the websocket,
-        ``PUT`` to ``/_stcore/upload_file/<session>/<file>`` with the XSRF header, then rerun with the
-        uploader's new state); returns the seconds from the PUT to the end of the rerun.
-        """
+    async def file_urls(self, name: str):
+        """Ask the session for one file's upload URLs (a ``file_urls_request`` BackMsg, as the browser's
+        uploader does); returns the ``FileURLs`` message (``upload_url``, ``file_id``)."""
         request_id = uuid.uuid4().hex
         future = self._file_urls[request_id] = asyncio.get_running_loop().create_future()
         message = BackMsg()
@@ -422,14 +420,24 @@ class Student:
             self._file_urls.pop(request_id, None)
         if response.error_msg:
             raise ProtocolError(f"file URLs refused: {response.error_msg}")
-        urls = response.file_urls[0]
-        start = time.perf_counter()
+        return response.file_urls[0]
+
+    async def put_file(self, urls, name: str, data: bytes, base_url: str | None = None) -> None:
+        """``PUT`` a file to its upload URL as the browser does (multipart, the XSRF cookie echoed in the
+        ``X-Xsrftoken`` header); ``base_url`` sends it elsewhere (tests: straight to another worker)."""
         boundary = uuid.uuid4().hex
         body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
                 f"Content-Type: text/csv\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
         await self._http(urls.upload_url.lstrip("/"), "PUT", body, {
             "Content-Type": f"multipart/form-data; boundary={boundary}",
-            "X-Xsrftoken": self.cookies.get("_streamlit_xsrf", "")})
+            "X-Xsrftoken": self.cookies.get("_streamlit_xsrf", "")}, base_url)
+
+    async def upload(self, uploader: Widget, name: str, data: bytes) -> float:
+        """Upload one file to an ``st.file_uploader`` (URLs, ``PUT``, then a rerun with the uploader's new
+        state); returns the seconds from the PUT to the end of the rerun."""
+        urls = await self.file_urls(name)
+        start = time.perf_counter()
+        await self.put_file(urls, name, data)
         state = WidgetState(id=uploader.proto.id)
         info = state.file_uploader_state_value.uploaded_file_info.add()
         info.name, info.size, info.file_id = name, len(data), urls.file_id

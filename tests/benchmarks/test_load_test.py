@@ -1,0 +1,134 @@
+"""The load tester's protocol code (benchmarks/load_test.py) against real Streamlit servers.
+
+Each test starts its own server on a free 127.0.0.1 port: the app itself (two students on Home), and a
+three-line app that raises from inside an ``st.fragment``, to check that fragment reruns complete and
+that exceptions rendered on the page are counted as errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import textwrap
+
+import pytest
+
+from benchmarks.load_test import (
+    FINISHED,
+    PAGES,
+    ProcessTree,
+    Student,
+    judge,
+    page_scenario,
+    quantile,
+    started_server,
+)
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    # as serve.sh runs its workers (no post-run gc.collect): the test only needs a server
+    with started_server("app", post_script_gc=False) as (url, pid):
+        yield url, pid
+
+
+def test_two_students_move_the_home_slider(app_url):
+    url, pid = app_url
+    args = argparse.Namespace(ramp=0.2, seed=0, moves=2, interval=0.2, timeout=120.0)
+    row = asyncio.run(page_scenario(url, "home", 2, args, ProcessTree(pid), "app"))
+    assert row["errors"] == 0, row["groups"]["home"]["error_samples"]
+    assert row["first_render"]["n"] == 2
+    assert row["rerun"]["n"] == 4          # 2 students × 2 moves, each run to script_finished
+    assert 0 < row["rerun"]["p50"] <= row["rerun"]["max"]
+    assert row["server_cpu_s"] > 0
+    assert row["server_rss_peak_mb"] > 50   # a Streamlit process with numpy, pandas, plotly loaded
+
+
+def test_deep_link_state_and_a_slider_move_reach_the_page(app_url):
+    url, _ = app_url
+
+    async def drive():
+        student = Student(url, timeout=120)
+        try:
+            await student.open("", "s=3.0")
+            slider = student.find_for(PAGES["home"])
+            assert student.values[slider.proto.id] == [3.0]       # the deep link's s, as rendered
+            assert student.page_hash                                # navigation told us the page
+            await student.move(slider, random.Random(0), walk=1)
+            # the page mirrors s in the URL: a page_info_changed message with the new query string
+            assert "s=3.1" in student.query
+            assert student.errors == []
+        finally:
+            await student.close()
+
+    asyncio.run(drive())
+
+
+FRAGMENT_APP = textwrap.dedent("""
+    import streamlit as st
+
+    st.title("fragment test")
+
+    @st.fragment
+    def part():
+        x = st.slider("x", 0, 10, 0)
+        if x >= 2:
+            raise ValueError(f"boom at {x}")
+        st.write(f"x is {x}")
+
+    part()
+""")
+
+
+def test_fragment_reruns_and_page_exceptions(tmp_path):
+    (tmp_path / "app.py").write_text(FRAGMENT_APP)
+
+    async def drive(url):
+        student = Student(url, timeout=60)
+        try:
+            await student.open("")
+            slider = student.find("slider", "^x$")
+            assert slider is not None and slider.fragment_id      # the widget sits in a fragment
+            finished = []
+            original = student._handle
+
+            def spy(message):
+                if message.WhichOneof("type") == "script_finished":
+                    finished.append(message.script_finished)
+                original(message)
+
+            student._handle = spy
+            await student.move(slider, random.Random(0), walk=1)   # x = 1: fine
+            assert student.errors == []
+            assert finished[-1] == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+            await student.move(slider, random.Random(0), walk=1)   # x = 2: raises on the page
+            assert len(student.errors) == 1 and "ValueError" in student.errors[0]
+            assert "boom at 2" in student.errors[0]
+        finally:
+            await student.close()
+
+    with started_server("app", app_dir=tmp_path) as (url, _):
+        asyncio.run(drive(url))
+
+
+def test_quantiles_interpolate_like_numpy():
+    assert quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.95) == pytest.approx(4.8)
+    assert quantile([2.0], 0.5) == 2.0
+    assert quantile([], 0.5) != quantile([], 0.5)             # NaN
+
+
+def _row(p95: float, errors: int, rss: float) -> dict:
+    return {"scenario": "home", "students": 30, "rerun": {"p95": p95}, "errors": errors,
+            "server_rss_peak_mb": rss, "groups": {"home": {"error_samples": ["x"] * errors}}}
+
+
+def test_limits_decide_the_exit_status():
+    limits = argparse.Namespace(command="run", max_p95=1.0, max_errors=0, max_rss_mb=2048)
+    assert judge([_row(0.9, 0, 900)], limits) == 0
+    assert judge([_row(1.1, 0, 900)], limits) == 1
+    assert judge([_row(0.9, 1, 900)], limits) == 1
+    assert judge([_row(0.9, 0, 2100)], limits) == 1
+    assert judge([_row(float("nan"), 0, 900)], limits) == 1   # no rerun measured is no pass
+    no_limits = argparse.Namespace(command="run", max_p95=None, max_errors=None, max_rss_mb=None)
+    assert judge([_row(9.0, 3, 9000)], no_limits) == 0

@@ -1,0 +1,112 @@
+"""scripts/serve.sh: workers behind HAProxy, sticky sessions (uploads reach the session's worker), a clean
+stop. No browser: simulated students from benchmarks/load_test.py speak Streamlit's websocket protocol.
+
+serve.sh installs HAProxy with apt-get when it is missing (as scripts/test.sh installs chromium).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+from benchmarks.load_test import ProtocolError, Student, free_port, free_port_block
+
+ROOT = Path(__file__).resolve().parents[2]
+CSV = ("patient,fever,cough,age,diagnosis\n" + "\n".join(
+    f"p{i},{'yes' if i % 3 else 'no'},{'dry' if i % 4 else 'wet'},{20 + (i * 7) % 50},"
+    f"{'flu' if (i % 3 and i % 4) else 'cold'}" for i in range(60)) + "\n").encode()
+# Compare with no sample data set and one classifier: the page waits for an upload, cheaply
+COMPARE_QUERY = "samples=&folds=2&repeats=1&clf=NBC"
+
+
+@contextlib.contextmanager
+def serve(tmp_path: Path, workers: int, *options: str):
+    """Run serve.sh on free ports until it says "ready"; yields (process, proxy URL, first worker port,
+    path of its output)."""
+    port, base = free_port(), free_port_block(workers)
+    output = tmp_path / "serve.out"
+    cmd = ["bash", str(ROOT / "scripts" / "serve.sh"), "--workers", str(workers), "--port", str(port),
+           "--worker-base-port", str(base), *options]
+    with output.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while "serve.sh: ready" not in output.read_text():
+            assert proc.poll() is None, f"serve.sh exited early:\n{output.read_text()}"
+            assert time.monotonic() < deadline, f"serve.sh not ready:\n{output.read_text()}"
+            time.sleep(0.3)
+        yield proc, f"http://127.0.0.1:{port}/", base, output
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def test_one_worker_serves_then_stops_every_child(tmp_path):
+    with serve(tmp_path, 1) as (proc, url, base, output):
+        run_dir = Path(re.search(r"config and logs in (\S+)", output.read_text()).group(1))
+        config = (run_dir / "haproxy.cfg").read_text()
+        assert not run_dir.is_relative_to(ROOT)                  # generated outside the repository
+        assert f"bind 127.0.0.1:{url.rsplit(':', 1)[1].rstrip('/')}" in config   # this machine only
+        assert "cookie CREDAL_WORKER insert" in config              # sticky sessions
+        assert "http-check send meth GET uri /_stcore/health" in config
+        assert "timeout tunnel" in config                           # upgraded websockets stay open
+        with urllib.request.urlopen(url + "_stcore/health", timeout=10) as response:
+            assert response.status == 200
+            assert any(c.startswith("CREDAL_WORKER=w0;") for c in response.headers.get_all("Set-Cookie"))
+        children = psutil.Process(proc.pid).children(recursive=True)
+        commands = [" ".join(child.cmdline()) for child in children]
+        assert sum("streamlit run app.py" in c and "--runner.postScriptGC false" in c for c in commands) == 1
+        assert any("haproxy" in c for c in commands)
+
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 143
+        gone, alive = psutil.wait_procs(children, timeout=10)
+        assert alive == [], f"left running: {alive}"
+        assert not run_dir.exists()                                 # its own temporary directory
+
+
+def test_uploads_reach_the_sessions_worker_through_the_proxy(tmp_path):
+    async def drive(url: str, base: int):
+        students = []
+        try:
+            # one after another: HAProxy's leastconn sends each new browser to the worker with fewer open
+            # websockets, so the four sessions alternate between the two workers
+            for i in range(4):
+                student = Student(url, timeout=120)
+                students.append(student)
+                await student.open("compare", COMPARE_QUERY)
+            workers = [s.cookies.get("CREDAL_WORKER") for s in students]
+            assert sorted(workers) == ["w0", "w0", "w1", "w1"]
+            for i, student in enumerate(students):
+                await student.upload(student.find("file_uploader"), f"class{i}.csv", CSV)
+                assert any(f"class{i}\\.csv: 60 rows × 5 columns" in t for t in student.texts), student.texts
+                assert student.errors == []
+            # the control: the same upload sent to the other worker, past the proxy, is refused there,
+            # because the session lives in one worker only
+            student = students[0]
+            other = base + (1 if workers[0] == "w0" else 0)
+            urls = await student.file_urls("again.csv")
+            with pytest.raises(ProtocolError, match="HTTP 400"):
+                await student.put_file(urls, "again.csv", CSV, base_url=f"http://127.0.0.1:{other}/")
+            await student.put_file(urls, "again.csv", CSV)             # through the proxy: accepted
+        finally:
+            for student in students:
+                await student.close()
+
+    with serve(tmp_path, 2, "--run-dir", str(tmp_path / "run")) as (proc, url, base, _):
+        asyncio.run(drive(url, base))
+    assert (tmp_path / "run" / "haproxy.cfg").exists()              # a given run directory is kept
