@@ -9,6 +9,8 @@ The base classes own the public methods; concrete classifiers fill small hooks:
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -21,8 +23,8 @@ from .data.counts import CountTables, lookup_sum
 # bits, and an exact tie must never become a dominance (or a positive threshold) by rounding.
 TIE = 1e-12
 
-__all__ = ["TIE", "NaiveCountsClassifier", "CredalClassifierMixin", "perks_log_joint", "top_cycle",
-           "natural_dtype", "check_number"]
+__all__ = ["TIE", "CHUNK_ROWS", "NaiveCountsClassifier", "CredalClassifierMixin", "chunked",
+           "perks_log_joint", "top_cycle", "natural_dtype", "check_number"]
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
@@ -30,18 +32,23 @@ def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndar
 
     .. math::
         \theta_c = \frac{n(c) + s/|C|}{N + s}, \qquad
-        \theta_{f_j|c} = \frac{n(c, f_j) + s/(|C||F_j|)}{n(c) + s/|C|}
+        \theta_{f_j|c} = \frac{n(c, f_j) + s/(|C||F_j|)}{n_j(c) + s/|C|}
 
-    With ``s = 0`` (maximum likelihood) a class never seen gets the uniform conditional
-    distribution (paper 003's convention for normalising the zero function) and ``log 0 = -inf``.
+    :math:`n_j(c)` counts the class-``c`` rows where feature ``j`` is present (``n(c)`` with
+    complete data): under MAR the posterior of feature ``j``'s conditional is the Dirichlet update
+    of the prior by those rows only; a missing test value (code ``MISSING``) is summed out of the
+    product.  With ``s = 0`` (maximum likelihood) a class without data on ``j`` gets the uniform
+    conditional distribution (paper 003's convention for normalising the zero function) and
+    ``log 0 = -inf``.
     """
     n_classes = len(tables.classes)
     den = tables.class_counts + s / n_classes
-    safe = np.where(den > 0, den, 1.0)[:, None]
     conditionals = []
-    for ext in tables.extended_counts():
-        n_values = ext.shape[1] - 1
-        p = np.where(den[:, None] > 0, (ext + s / (n_classes * n_values)) / safe, 1.0 / n_values)
+    for ext, present in zip(tables.extended_counts(), tables.present_counts()):
+        n_values = max(ext.shape[1] - 1, 1)      # a feature never present has no values (codes MISSING)
+        den_j = present + s / n_classes
+        safe = np.where(den_j > 0, den_j, 1.0)[:, None]
+        p = np.where(den_j[:, None] > 0, (ext + s / (n_classes * n_values)) / safe, 1.0 / n_values)
         conditionals.append(p)
     with np.errstate(divide="ignore"):
         log_prior = np.log(den / (tables.class_counts.sum() + s))
@@ -49,17 +56,58 @@ def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndar
         return log_prior[:, None] + lookup_sum(codes, [np.log(p) for p in conditionals])
 
 
-class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the naive classifiers: learns count tables, owns the precise predict path."""
+CHUNK_ROWS = 65_536
+"""Rows per block in the public predict methods: the temporary arrays of one block (codes, gathered
+tables) stay a few tens of MB whatever the input's size."""
 
-    def fit(self, X, y):
+
+def _n_rows(X) -> int | None:
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[0])
+    return None
+
+
+def chunked(X, compute):
+    """``compute(part)`` on blocks of at most :data:`CHUNK_ROWS` rows of ``X``, stacked along axis 0.
+
+    The output is allocated once and filled block by block, so the peak extra memory is one
+    block's temporaries plus the output.  Inputs without a 2-D ``shape`` (lists) are passed whole.
+    """
+    n = _n_rows(X)
+    if n is None or n <= CHUNK_ROWS:
+        return compute(X)
+    out = None
+    for start in range(0, n, CHUNK_ROWS):
+        part = X.iloc[start:start + CHUNK_ROWS] if hasattr(X, "iloc") else X[start:start + CHUNK_ROWS]
+        block = compute(part)
+        if out is None:
+            out = np.empty((n,) + block.shape[1:], dtype=block.dtype)
+        out[start:start + block.shape[0]] = block
+    return out
+
+
+class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the naive classifiers: learns count tables, owns the precise predict path.
+
+    Subclasses take a ``categories`` constructor parameter (the :math:`|F_j|` policy of
+    :meth:`CountTables.from_data`: ``"seen"``, ``"declared"`` or per-feature value lists); one
+    without it uses ``"seen"``.
+    """
+
+    def _categories_policy(self):
+        return getattr(self, "categories", "seen")
+
+    def fit(self, X, y, classes=None):
         """Learn the count tables ``n(c)``, ``n(c, F_j = v)`` from categorical ``X`` and labels ``y``.
 
-        Raises ``ValueError`` on non-categorical ``X``, missing values, mismatched lengths or a
-        single class.
+        Missing values in ``X`` are missing at random (counted per feature over the rows where it
+        is present).  ``classes`` declares the class labels: a declared class with no training row
+        stays a class (JNCC2's convention).  Raises ``ValueError`` on non-categorical ``X``,
+        missing labels, mismatched lengths or a single class.
         """
         self._validate_params()
-        tables = CountTables.from_data(X, y)
+        tables = CountTables.from_data(X, y, classes=classes, categories=self._categories_policy())
         if len(tables.classes) < 2:
             n = int(tables.class_counts.sum())
             raise ValueError(f"y has only one class ({tables.classes[0]!r}) in {n} sample(s); a "
@@ -72,7 +120,7 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         ``classes`` may declare labels absent from the data seen so far (they get zero counts).
         """
         self._validate_params()
-        chunk = CountTables.from_data(X, y, classes=classes)
+        chunk = CountTables.from_data(X, y, classes=classes, categories=self._categories_policy())
         if hasattr(self, "tables_") and chunk.n_features != self.n_features_in_:
             raise ValueError(f"X has {chunk.n_features} features, but {type(self).__name__} is "
                              f"expecting {self.n_features_in_} features as input")
@@ -83,7 +131,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         """Adopt precomputed count tables (sufficient statistics) instead of counting data.
 
         What a resampling engine does when it builds each training fold's tables by adding chunks
-        (:meth:`CountTables.merge`) or by counting integer codes (:meth:`CountTables.from_codes`).
+        (:meth:`CountTables.merge`) or by counting integer codes (:meth:`CountTables.from_codes`,
+        with :meth:`CountTables.restrict_to_seen` for the "values seen in training" policy).
         """
         self._validate_params()
         if len(tables.classes) < 2:
@@ -91,6 +140,11 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         return self._set_tables(tables)
 
     def _set_tables(self, tables: CountTables):
+        absent = tables.absent_features()
+        if absent.any():
+            names = [str(n) for n in tables.feature_names[absent]]
+            warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
+                          "information and are left out of every prediction", UserWarning, stacklevel=3)
         self.tables_ = tables
         self.classes_ = natural_dtype(tables.classes)
         self.n_features_in_ = tables.n_features
@@ -98,6 +152,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         self.feature_count_ = tables.feature_counts
         if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):
             self.feature_names_in_ = tables.feature_names.astype(str)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
         return self
 
     def _validate_params(self):
@@ -115,9 +171,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         """Hook: log P(c, x) up to a constant, shape (C, n)."""
         raise NotImplementedError
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log posterior class probabilities (n, C), computed stably in log space."""
-        jll = self._joint_log_likelihood(self._encode(X)).T
+    def _log_proba(self, codes: np.ndarray) -> np.ndarray:
+        jll = self._joint_log_likelihood(codes).T
         with np.errstate(invalid="ignore"):
             out = jll - logsumexp(jll, axis=1, keepdims=True)
         # Every class impossible (only with s = 0): the posterior is undefined; use the uniform
@@ -126,19 +181,24 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         out[dead] = -np.log(jll.shape[1])
         return out
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log posterior class probabilities (n, C), computed stably in log space."""
+        return chunked(X, lambda part: self._log_proba(self._encode(part)))
+
     def predict_proba(self, X) -> np.ndarray:
         """Posterior class probabilities (n, C) in ``classes_`` order."""
-        return np.exp(self.predict_log_proba(X))
+        return chunked(X, lambda part: np.exp(self._log_proba(self._encode(part))))
 
     def predict(self, X) -> np.ndarray:
         """Most probable class (ties: the first in ``classes_`` order)."""
-        jll = self._joint_log_likelihood(self._encode(X))
-        return self.classes_[np.argmax(jll, axis=0)]
+        best = chunked(X, lambda part: np.argmax(self._joint_log_likelihood(self._encode(part)), axis=0))
+        return self.classes_[best]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True      # missing values are missing at random
         return tags
 
 
@@ -149,12 +209,18 @@ class CredalClassifierMixin:
         """Hook: bool (n, C, C), ``[i, a, b]`` true iff class a dominates class b."""
         raise NotImplementedError
 
-    def dominance(self, X) -> np.ndarray:
-        """Pairwise dominance (n, C, C): ``[i, a, b]`` is true iff class ``a`` dominates ``b``."""
+    def _dominance_of(self, X) -> np.ndarray:
         dom = self._dominance(self._encode(X))
         idx = np.arange(dom.shape[1])
         dom[:, idx, idx] = False
         return dom
+
+    def dominance(self, X) -> np.ndarray:
+        """Pairwise dominance (n, C, C): ``[i, a, b]`` is true iff class ``a`` dominates ``b``.
+
+        Computed in blocks of rows (see :func:`chunked`), so memory stays bounded on large inputs.
+        """
+        return chunked(X, self._dominance_of)
 
     def predict_set(self, X) -> np.ndarray:
         """Maximal classes (n, C): those no other class dominates (maximality); never empty.
@@ -165,7 +231,7 @@ class CredalClassifierMixin:
         no maximal class; the set is then the top cycle (the classes not beaten, through chains of
         dominance, by a class they do not beat back), which equals the maximal set otherwise.
         """
-        return top_cycle(self.dominance(X))
+        return chunked(X, lambda part: top_cycle(self._dominance_of(part)))
 
 
 def top_cycle(dom: np.ndarray) -> np.ndarray:

@@ -6,7 +6,9 @@ the categories of each feature.  Count tables from disjoint chunks of data add u
 (:meth:`CountTables.merge`), so a file too large for memory can be learned chunk by chunk with a
 result identical to a single pass.
 
-Values never seen in training are not an error: they are simply values with zero counts.
+Values never seen in training are not an error: they are simply values with zero counts.  Missing
+values (NaN / None / pandas NA) are missing at random by default: counted per feature over the rows
+where the feature is present, and left out of a test instance's product (code :data:`MISSING`).
 """
 from __future__ import annotations
 
@@ -18,49 +20,20 @@ import pandas as pd
 from scipy import sparse
 from sklearn.exceptions import DataConversionWarning
 
-__all__ = ["CountTables", "Gather", "as_frame", "check_labels", "lookup", "lookup_sum", "union_categories"]
+__all__ = ["MISSING", "UNSEEN", "CountTables", "Gather", "as_frame", "check_categories_policy",
+           "check_labels", "lookup", "lookup_sum", "union_categories"]
 
 
-def _column_problem(name: str, col: pd.Series) -> str | None:
-    """Return why a feature column is unusable, or None."""
-    if col.isna().any():
-        k = int(col.isna().sum())
-        return (f"column {name!r} has {k} missing value(s) (NaN/None); impute them or encode "
-                "'missing' as a category of its own before fitting")
-    values = col.to_numpy()
-    if values.dtype.kind == "f":
-        if not np.all(np.isfinite(values)):
-            return f"column {name!r} holds non-finite values (inf)"
-        frac = values[values != np.round(values)]
-        if frac.size:
-            return (f"column {name!r} holds continuous values (e.g. {frac[0]!r}); discretise it "
-                    "into categories first")
-    elif values.dtype.kind == "c":
-        return f"Complex data not supported: column {name!r} holds complex numbers"
-    elif values.dtype.kind == "O":
-        kind = pd.api.types.infer_dtype(values, skipna=False)
-        if kind in ("floating", "mixed-integer-float", "mixed"):
-            for v in values:
-                if isinstance(v, (float, np.floating)) and (not np.isfinite(v) or v != round(v)):
-                    return (f"column {name!r} holds continuous or non-finite values (e.g. {v!r}); "
-                            "discretise it into categories first")
-        try:
-            pd.unique(col)
-        except TypeError:
-            return (f"column {name!r} holds unhashable values (e.g. lists, dicts); features must be "
-                    "categorical")
-    return None
+UNSEEN = -1
+"""Code of a test value never seen in training: it selects the extra zero-count column of
+:meth:`CountTables.extended_counts`."""
+MISSING = -2
+"""Code of a missing test value (NaN / None / pandas NA): the feature is left out of the naive
+product (factor 1, log-term 0, for every class)."""
 
 
-def as_frame(X, *, what: str = "X") -> pd.DataFrame:
-    """Validate a 2-D categorical input and return it as a DataFrame (columns kept as given).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not 2-D, has no rows or no columns, or a column is continuous, missing or
-        otherwise not categorical.
-    """
+def _frame(X, what: str = "X") -> pd.DataFrame:
+    """``X`` as a DataFrame after the structural checks only (2-D, rows, columns, unique names)."""
     if sparse.issparse(X):
         raise TypeError(f"sparse input is not supported: pass {what} as a dense categorical table")
     if isinstance(X, pd.DataFrame):
@@ -85,11 +58,73 @@ def as_frame(X, *, what: str = "X") -> pd.DataFrame:
     if frame.columns.has_duplicates:
         dup = frame.columns[frame.columns.duplicated()][0]
         raise ValueError(f"{what} has duplicate column names (e.g. {dup!r})")
-    for name in frame.columns:
-        problem = _column_problem(str(name), frame[name])
-        if problem:
-            raise ValueError(problem)
     return frame
+
+
+def _values_problem(name: str, uniques: np.ndarray) -> str | None:
+    """Why the distinct present values of a feature column are not categories, or None."""
+    kind = uniques.dtype.kind
+    if kind == "f":
+        if not np.all(np.isfinite(uniques)):
+            return f"column {name!r} holds non-finite values (inf)"
+        frac = uniques[uniques != np.round(uniques)]
+        if frac.size:
+            return (f"column {name!r} holds continuous values (e.g. {frac[0]!r}); discretise it "
+                    "into categories first")
+    elif kind == "c":
+        return f"Complex data not supported: column {name!r} holds complex numbers"
+    elif kind == "O" and pd.api.types.infer_dtype(uniques, skipna=True) in (
+            "floating", "mixed-integer-float", "mixed"):
+        for v in uniques:
+            if isinstance(v, (float, np.floating)) and (not np.isfinite(v) or v != round(v)):
+                return (f"column {name!r} holds continuous or non-finite values (e.g. {v!r}); "
+                        "discretise it into categories first")
+    return None
+
+
+def _factorize(name: str, col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """One hash pass over a column: codes into its distinct present values (-1 where missing) and
+    those values, checked to be categorical.
+
+    Only the distinct values are validated, so a text column costs one pass, not three.  The
+    values keep the column's dtype, so matching them against categories afterwards
+    (``Index.get_indexer``) gives exactly what matching the whole column would.
+    """
+    if col.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: column {name!r} holds complex numbers")
+    try:
+        codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    except TypeError:
+        raise ValueError(f"column {name!r} holds unhashable values (e.g. lists, dicts); features "
+                         "must be categorical") from None
+    uniques = np.asarray(uniques)
+    problem = _values_problem(name, uniques)
+    if problem:
+        raise ValueError(problem)
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
+def as_frame(X, *, what: str = "X") -> pd.DataFrame:
+    """Validate a 2-D categorical input and return it as a DataFrame (columns kept as given).
+
+    Missing values (NaN / None / pandas NA) are accepted: they are missing at random by default
+    (see :class:`CountTables`).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, has no rows or no columns, or a column is continuous, non-finite,
+        unhashable or otherwise not categorical.
+    """
+    frame = _frame(X, what)
+    if not _is_integer_array(X):
+        for name in frame.columns:
+            _factorize(str(name), frame[name])
+    return frame
+
+
+def _is_integer_array(X) -> bool:
+    return isinstance(X, np.ndarray) and X.dtype.kind in "iu" and X.ndim == 2
 
 
 def check_labels(y, n_rows: int | None = None) -> np.ndarray:
@@ -111,8 +146,11 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError(f"X has {n_rows} rows but y has {arr.shape[0]} labels")
     if arr.shape[0] == 0:
         raise ValueError("y is empty")
-    if pd.isna(pd.Series(arr)).any():
-        raise ValueError(f"y has {int(pd.isna(pd.Series(arr)).sum())} missing label(s)")
+    missing = np.flatnonzero(pd.isna(pd.Series(arr)).to_numpy())
+    if missing.size:
+        rows = ", ".join(str(i) for i in missing[:5]) + (", ..." if missing.size > 5 else "")
+        raise ValueError(f"y has {missing.size} missing label(s) (rows {rows}, counting from 0); a "
+                         "training row needs its class: drop those rows or fill in their labels")
     if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) == "floating"):
         # numbers only: text labels never pay for the conversion
         values = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy()
@@ -148,20 +186,56 @@ def _align(counts: np.ndarray, have: np.ndarray, want: np.ndarray, axis: int) ->
     return out
 
 
+def _declared_values(policy, j: int, name, col: pd.Series):
+    """The declared values of feature ``j`` under a categories policy, or None (values seen)."""
+    if isinstance(policy, str):
+        if policy == "declared" and isinstance(col.dtype, pd.CategoricalDtype):
+            return np.asarray(col.cat.categories, dtype=object)
+        return None
+    return np.asarray(list(policy[j]), dtype=object)
+
+
+def check_categories_policy(policy, n_features: int | None = None):
+    """Validate ``categories``: ``"seen"``, ``"declared"`` or one list of values per feature."""
+    if isinstance(policy, str):
+        if policy not in ("seen", "declared"):
+            raise ValueError(f"categories must be 'seen', 'declared' or a list of per-feature value "
+                             f"lists; got {policy!r}")
+        return policy
+    try:
+        lists = [list(v) for v in policy]
+    except TypeError:
+        raise ValueError(f"categories must be 'seen', 'declared' or a list of per-feature value lists; "
+                         f"got {policy!r}") from None
+    if n_features is not None and len(lists) != n_features:
+        raise ValueError(f"categories lists {len(lists)} features but X has {n_features}")
+    return lists
+
+
 @dataclass(frozen=True)
 class CountTables:
-    """Sufficient statistics of a naive classifier.
+    r"""Sufficient statistics of a naive classifier, with missing values counted per feature.
+
+    **Missing values (missing at random, JNCC2's convention).**  A training row whose feature
+    ``j`` is missing adds to ``n(c)`` but not to feature ``j``'s table, so the row sums
+    ``n_j(c) = \sum_v n(c, F_j = v)`` (:meth:`present_counts`) count the class-``c`` rows where
+    ``j`` is present.  Under MAR the likelihood of the observed cells factorises, and the
+    data on feature ``j`` given the class are the ``n_j(c)`` present rows: each conditional
+    estimate of feature ``j`` divides by ``n_j(c)`` (plus its prior mass), never by ``n(c)``.  A
+    missing test value is summed out of the naive product (its factor is 1 for every class):
+    :meth:`encode` gives it the code :data:`MISSING`.
 
     Attributes
     ----------
     classes : ndarray of shape (C,)
         Class labels (sorted when orderable).
     categories : list of ndarray
-        ``categories[j]`` are the values of feature ``j`` seen so far.
+        ``categories[j]`` are the values of feature ``j`` (seen, or declared: see ``from_data``).
     class_counts : ndarray of shape (C,)
-        ``n(c)``.
+        ``n(c)``, over every training row.
     feature_counts : list of ndarray
-        ``feature_counts[j][c, v] = n(c, F_j = categories[j][v])``.
+        ``feature_counts[j][c, v] = n(c, F_j = categories[j][v])``, over the rows where ``j`` is
+        present.
     feature_names : ndarray of shape (m,)
         Column names.
     """
@@ -173,51 +247,86 @@ class CountTables:
     feature_names: np.ndarray
 
     @classmethod
-    def from_data(cls, X, y, classes=None) -> CountTables:
-        """Count ``X`` (categorical, 2-D) against labels ``y``; ``classes`` may declare unseen labels."""
-        frame = as_frame(X)
+    def from_data(cls, X, y, classes=None, categories="seen") -> CountTables:
+        """Count ``X`` (categorical, 2-D, missing cells allowed) against labels ``y``.
+
+        Parameters
+        ----------
+        classes : sequence, optional
+            Declared class labels: a declared class with no training row stays a class (JNCC2's
+            convention).  Labels in ``y`` outside them are an error.
+        categories : {"seen", "declared"} or list of lists, default="seen"
+            Values of each feature, i.e. :math:`F_j`: those seen in these rows; ``"declared"``:
+            a pandas Categorical column's categories (other columns: seen values); or one list of
+            values per feature, as scikit-learn's ``OneHotEncoder(categories=...)``.  A declared
+            value never seen counts in :math:`|F_j|` with zero counts.
+        """
+        frame = _frame(X)
         labels = check_labels(y, frame.shape[0])
+        policy = check_categories_policy(categories, frame.shape[1])
         declared = np.asarray([] if classes is None else list(classes), dtype=object)
-        cls_values = union_categories(declared, pd.unique(pd.Series(labels, dtype=object)))
+        present_labels = pd.unique(pd.Series(labels, dtype=object))
+        cls_values = union_categories(declared, present_labels)
         if classes is not None:
-            extra = set(pd.unique(pd.Series(labels, dtype=object))) - set(declared.tolist())
+            extra = set(present_labels) - set(declared.tolist())
             if extra:
                 raise ValueError(f"y has labels not among the declared classes: {sorted(map(str, extra))}")
         y_codes = pd.Index(cls_values).get_indexer(labels)
         n_classes = len(cls_values)
-        categories, feature_counts = [], []
-        for name in frame.columns:
-            col = frame[name].to_numpy()
-            cats = union_categories(np.asarray([], dtype=object), pd.unique(pd.Series(col, dtype=object)))
-            codes = pd.Index(cats).get_indexer(col)
-            table = np.zeros((n_classes, len(cats)))
-            np.add.at(table, (y_codes, codes), 1.0)
-            categories.append(cats)
-            feature_counts.append(table)
+        cat_list, feature_counts = [], []
+        integer = _is_integer_array(X)
+        for j, name in enumerate(frame.columns):
+            col = frame[name]
+            if integer:     # nothing to validate; sorted distinct values and their positions
+                uniques = np.unique(X[:, j])
+                fcodes = np.searchsorted(uniques, X[:, j])
+            else:
+                fcodes, uniques = _factorize(str(name), col)
+            seen = union_categories(np.asarray([], dtype=object), uniques.astype(object))
+            values = _declared_values(policy, j, name, col)
+            if values is None:
+                cats = seen
+            else:
+                cats = union_categories(values, np.asarray([], dtype=object))
+                outside = pd.Index(cats).get_indexer(uniques) < 0
+                if outside.any():
+                    raise ValueError(f"column {name!r} holds {uniques[outside][0]!r}, which is not among "
+                                     f"its declared categories {cats.tolist()}")
+            lut = np.append(pd.Index(cats).get_indexer(uniques), MISSING)
+            codes = lut[fcodes]
+            present = codes >= 0
+            flat = np.bincount(y_codes[present] * len(cats) + codes[present],
+                               minlength=n_classes * len(cats))
+            cat_list.append(cats)
+            feature_counts.append(flat.reshape(n_classes, len(cats)).astype(float))
         class_counts = np.bincount(y_codes, minlength=n_classes).astype(float)
-        return cls(cls_values, categories, class_counts, feature_counts,
+        return cls(cls_values, cat_list, class_counts, feature_counts,
                    np.asarray(frame.columns, dtype=object))
 
     @classmethod
     def from_codes(cls, X_codes, y_codes, n_values, n_classes: int, feature_names=None) -> CountTables:
-        """Count integer-coded data: ``X_codes[i, j]`` in ``range(n_values[j])``, ``y_codes[i]`` in
-        ``range(n_classes)``.
+        """Count integer-coded data: ``X_codes[i, j]`` in ``range(n_values[j])`` or :data:`MISSING`,
+        ``y_codes[i]`` in ``range(n_classes)``.
 
         The fast path of the experiment engine (thousands of small fits): categories and classes
         are declared as ``0..k-1``, so a value or class absent from a small sample still counts in
-        ``|F_j|`` and ``|C|``, as in a generator whose variables are known to be binary.
+        ``|F_j|`` and ``|C|``, as in a generator whose variables are known to be binary
+        (:meth:`restrict_to_seen` gives the "values seen in training" policy instead).  A missing
+        cell counts in ``n(c)`` only.
         """
         X_codes = np.asarray(X_codes, dtype=np.int64)
         y_codes = np.asarray(y_codes, dtype=np.int64)
         n_values = np.asarray(n_values, dtype=np.int64)
         if X_codes.ndim != 2 or y_codes.shape != (X_codes.shape[0],) or n_values.shape != (X_codes.shape[1],):
             raise ValueError("from_codes needs X_codes (n, m), y_codes (n,) and n_values (m,)")
-        if (X_codes.size and (X_codes.min() < 0 or np.any(X_codes.max(axis=0) >= n_values))) or (
+        bad = (X_codes < 0) & (X_codes != MISSING)
+        if (X_codes.size and (bad.any() or np.any(X_codes.max(axis=0) >= n_values))) or (
                 y_codes.size and (y_codes.min() < 0 or y_codes.max() >= n_classes)):
             raise ValueError("a code lies outside its declared range")
         feature_counts = []
         for j, k in enumerate(n_values.tolist()):
-            flat = np.bincount(y_codes * k + X_codes[:, j], minlength=n_classes * k)
+            present = X_codes[:, j] >= 0
+            flat = np.bincount(y_codes[present] * k + X_codes[present, j], minlength=n_classes * k)
             feature_counts.append(flat.reshape(n_classes, k).astype(float))
         names = np.arange(X_codes.shape[1]) if feature_names is None else feature_names
         return cls(np.arange(n_classes), [np.arange(k) for k in n_values.tolist()],
@@ -227,6 +336,30 @@ class CountTables:
     @property
     def n_features(self) -> int:
         return len(self.categories)
+
+    def present_counts(self) -> np.ndarray:
+        """``n_j(c)`` (m, C): class-``c`` training rows where feature ``j`` is present."""
+        return np.array([t.sum(axis=1) for t in self.feature_counts]).reshape(self.n_features, -1)
+
+    def missing_counts(self) -> np.ndarray:
+        """``m_j(c) = n(c) - n_j(c)`` (m, C): class-``c`` training rows where feature ``j`` is missing."""
+        return self.class_counts[None, :] - self.present_counts()
+
+    def absent_features(self) -> np.ndarray:
+        """Bool (m,): features missing in every training row (no information; left out)."""
+        return np.array([t.sum() == 0 for t in self.feature_counts], dtype=bool)
+
+    def restrict_to_seen(self) -> CountTables:
+        """The same counts with each feature's categories restricted to the values seen (count > 0).
+
+        Turns the tables of :meth:`from_codes` (every code of the file declared) into exactly the
+        tables ``from_data`` gives on the same rows with ``categories="seen"``; classes stay as
+        declared.
+        """
+        keep = [t.sum(axis=0) > 0 for t in self.feature_counts]
+        return CountTables(self.classes, [np.asarray(c)[k] for c, k in zip(self.categories, keep)],
+                           self.class_counts, [t[:, k] for t, k in zip(self.feature_counts, keep)],
+                           self.feature_names)
 
     def merge(self, other: CountTables) -> CountTables:
         """Add the counts of ``other`` (same features, possibly new classes or values)."""
@@ -249,11 +382,16 @@ class CountTables:
         return CountTables(classes, categories, class_counts, feature_counts, self.feature_names)
 
     def encode(self, X, who: str = "CountTables") -> np.ndarray:
-        """Integer codes (n, m) of a new ``X``; values unseen in training get code -1.
+        """Integer codes (n, m) of a new ``X``: :data:`UNSEEN` (-1) for a value unseen in training,
+        :data:`MISSING` (-2) for a missing value and for every value of a feature missing in every
+        training row (it carries no information).
 
-        ``who`` names the caller in error messages.
+        One hash pass per column (``pd.factorize``), then the few distinct values are matched to
+        the categories, with ``Index.get_indexer``'s equality (``1 == 1.0 == True``, ``"1"``
+        distinct); integer matrices are matched through a lookup table.  ``who`` names the caller
+        in error messages.
         """
-        frame = as_frame(X)
+        frame = _frame(X)
         if frame.shape[1] != self.n_features:
             raise ValueError(f"X has {frame.shape[1]} features, but {who} is expecting "
                              f"{self.n_features} features as input")
@@ -261,9 +399,18 @@ class CountTables:
                 np.asarray(frame.columns).astype(str), self.feature_names.astype(str)):
             raise ValueError("X's column names differ from those seen in fit: "
                              f"{list(frame.columns)} vs {list(self.feature_names)}")
+        absent = self.absent_features()
         codes = np.empty(frame.shape, dtype=np.int64)
-        for j, name in enumerate(frame.columns):
-            codes[:, j] = pd.Index(self.categories[j]).get_indexer(frame[name].to_numpy())
+        integer = _is_integer_array(X)
+        for j in range(self.n_features):
+            if absent[j]:
+                codes[:, j] = MISSING
+                continue
+            if integer and _integer_lookup(X[:, j], self.categories[j], codes[:, j]):
+                continue
+            fcodes, uniques = _factorize(str(frame.columns[j]), frame.iloc[:, j])
+            lut = np.append(pd.Index(self.categories[j]).get_indexer(uniques), MISSING)
+            codes[:, j] = lut[fcodes]
         return codes
 
     def extended_counts(self) -> list:
@@ -271,41 +418,71 @@ class CountTables:
         return [np.hstack([t, np.zeros((t.shape[0], 1))]) for t in self.feature_counts]
 
 
+def _integer_lookup(values: np.ndarray, categories: np.ndarray, out: np.ndarray) -> bool:
+    """Codes of an integer column through a lookup table, when every category is a (non-bool)
+    integer; returns False (nothing written) otherwise.  Same matches as ``Index.get_indexer``."""
+    cats = np.asarray(categories)
+    if cats.size == 0 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                                 for v in cats.tolist()):
+        return False
+    cats = cats.astype(np.int64)
+    lo, hi = int(cats.min()), int(cats.max())
+    if hi - lo > 1_000_000:
+        return False
+    lut = np.full(hi - lo + 2, UNSEEN, dtype=np.int64)   # last slot: out of range
+    lut[cats - lo] = np.arange(cats.size)
+    shifted = values.astype(np.int64) - lo
+    shifted[(shifted < 0) | (shifted > hi - lo)] = hi - lo + 1
+    out[:] = lut[shifted]
+    return True
+
+
 class Gather:
     """Looks up per-(class, feature, value) tables for many instances at once.
 
-    Built once per prediction call from integer codes (n, m); code -1 (a value unseen in
-    training) selects the extra last column of each feature's extended table.  Indices are kept
-    feature-major (m, n) and contiguous: one ``take`` per class is several times faster than
-    fancy-indexing (C, V) tables, and sums over features run along the fast axis.
+    Built once per prediction call from integer codes (n, m); code :data:`UNSEEN` (-1) selects the
+    extra last column of each feature's extended table, and code :data:`MISSING` (-2) a column of
+    zeros appended after all features: a missing value adds 0 to every sum (its log-factor is 0,
+    so it leaves the naive product) and :meth:`take` gives ``missing`` for it (callers working
+    with counts mask it themselves).  Indices are kept feature-major (m, n) and contiguous: one
+    ``take`` per class is several times faster than fancy-indexing (C, V) tables, and sums over
+    features run along the fast axis.
     """
 
     def __init__(self, codes: np.ndarray, n_values):
         widths = np.asarray(n_values, dtype=np.int64) + 1
         offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
-        self.idx = np.ascontiguousarray((np.where(codes < 0, widths - 1, codes) + offsets).T)
+        self.total = int(widths.sum())
+        idx = np.where(codes < 0, widths - 1, codes) + offsets
+        if codes.size and codes.min() == MISSING:
+            idx[codes == MISSING] = self.total
+        self.idx = np.ascontiguousarray(idx.T)
 
-    def take(self, extended: list) -> np.ndarray:
-        """``extended[j][c, code[i, j]]`` as an array (C, m, n)."""
+    def _flat(self, extended: list, missing: float = 0.0) -> np.ndarray:
         flat = np.concatenate(extended, axis=1)
+        return np.hstack([flat, np.full((flat.shape[0], 1), missing)])
+
+    def take(self, extended: list, missing: float = 0.0) -> np.ndarray:
+        """``extended[j][c, code[i, j]]`` as an array (C, m, n); ``missing`` where the code is MISSING."""
+        flat = self._flat(extended, missing)
         return np.stack([row.take(self.idx) for row in flat])
 
     def sum(self, extended: list) -> np.ndarray:
-        """``sum_j extended[j][c, code[i, j]]`` as an array (C, n)."""
-        flat = np.concatenate(extended, axis=1)
+        """``sum_j extended[j][c, code[i, j]]`` as an array (C, n) (missing values add 0)."""
+        flat = self._flat(extended)
         return np.stack([row.take(self.idx).sum(axis=0) for row in flat])
 
     def sum_many(self, named: dict) -> dict:
         """:meth:`sum` for several table lists at once (one gather per class for all of them)."""
         names = list(named)
-        flat = np.stack([np.concatenate(named[k], axis=1) for k in names], axis=1)   # (C, P, total)
+        flat = np.stack([self._flat(named[k]) for k in names], axis=1)                # (C, P, total)
         out = np.stack([row.take(self.idx, axis=1).sum(axis=1) for row in flat], axis=1)  # (P, C, n)
         return dict(zip(names, out))
 
 
-def lookup(codes: np.ndarray, extended: list) -> np.ndarray:
+def lookup(codes: np.ndarray, extended: list, missing: float = 0.0) -> np.ndarray:
     """``extended[j][c, codes[i, j]]`` as an array (C, m, n); see :class:`Gather`."""
-    return Gather(codes, [t.shape[1] - 1 for t in extended]).take(extended)
+    return Gather(codes, [t.shape[1] - 1 for t in extended]).take(extended, missing)
 
 
 def lookup_sum(codes: np.ndarray, extended: list) -> np.ndarray:

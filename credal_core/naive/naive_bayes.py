@@ -5,7 +5,7 @@ import numpy as np
 
 from .._base import TIE, NaiveCountsClassifier, check_number, perks_log_joint
 from .._roots import increasing_root
-from ..data.counts import lookup, lookup_sum
+from ..data.counts import MISSING, check_categories_policy, lookup, lookup_sum
 
 __all__ = ["NaiveBayes"]
 
@@ -28,7 +28,15 @@ class NaiveBayes(NaiveCountsClassifier):
                   \theta_{f_j|c} = \frac{n(c, f_j) + s/(|C||F_j|)}{n(c) + s/|C|}
 
         ``"laplace"`` (paper 004, §2): :math:`P(c) = \frac{n(c)+1}{N+|C|}`,
-        :math:`P(f_j|c) = \frac{n(c, f_j)+1}{n(c)+|F_j|}`.
+        :math:`P(f_j|c) = \frac{n(c, f_j)+1}{n_j(c)+|F_j|}` (JNCC2's NBC).
+
+        Missing values are missing at random: :math:`n_j(c)` counts the class-``c`` rows where
+        feature ``j`` is present (``n(c)`` with complete data), so each conditional is the Bayesian
+        update of its prior by the rows that observe it; a missing test value is left out of the
+        product.  :math:`n_j(c)` replaces ``n(c)`` in the conditionals of both priors.
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`F_j`: the values seen in training, a pandas Categorical column's declared categories,
+        or explicit per-feature value lists (see :meth:`CountTables.from_data`).
 
     Attributes
     ----------
@@ -47,14 +55,16 @@ class NaiveBayes(NaiveCountsClassifier):
     array(['yes'], dtype=object)
     """
 
-    def __init__(self, *, s: float = 1.0, prior: str = "perks"):
+    def __init__(self, *, s: float = 1.0, prior: str = "perks", categories="seen"):
         self.s = s
         self.prior = prior
+        self.categories = categories
 
     def _validate_params(self):
         if self.prior not in ("perks", "laplace"):
             raise ValueError(f"prior must be 'perks' or 'laplace'; got {self.prior!r}")
         check_number("s", self.s, 0.0)
+        check_categories_policy(self.categories)
 
     def _joint_log_likelihood(self, codes):
         if self.prior == "perks":
@@ -80,12 +90,15 @@ class NaiveBayes(NaiveCountsClassifier):
                      \frac{(n(\hat c, \tilde f_j)+1)\,(n(b)+|F_j|+s)}
                           {(n(\hat c)+|F_j|+s)\,(n(b, \tilde f_j)+1+s)}
 
-        :math:`\log R_b` is strictly decreasing in ``s`` (its derivative is below
-        :math:`-1/(n(\hat c)+|F_j|+s)`), from the NBC's log-odds at ``s = 0`` to :math:`-\infty`,
-        so the threshold is :math:`\min_{b \ne \hat c}` of the unique root of :math:`R_b(s) = 1`,
-        found by bracketed Newton iteration to machine precision.  It is 0 when the NBC has a tie.
-        This is the Laplace-smoothed NBC whatever ``prior`` is set to.  A feature with a single
-        value in training has :math:`P(f_j|c) = 1` under every local prior and drops out.
+        (:math:`n_j(c)` replaces ``n(c)`` in feature ``j``'s factor when values are missing; a missing
+        test value leaves the product.)  :math:`\log R_b` is strictly decreasing in ``s`` (each
+        feature's term of its derivative is below :math:`-1/(n_j(\hat c)+|F_j|+s)`, because
+        :math:`n(b, \tilde f_j) + 1 \le n_j(b) + |F_j|`), from the NBC's log-odds at ``s = 0`` to
+        :math:`-\infty`, so the threshold is :math:`\min_{b \ne \hat c}` of the unique root of
+        :math:`R_b(s) = 1`, found by bracketed Newton iteration to machine precision.  It is 0 when
+        the NBC has a tie.  This is the Laplace-smoothed NBC whatever ``prior`` is set to.  A
+        feature with a single value in training has :math:`P(f_j|c) = 1` under every local prior and
+        drops out.
 
         Returns
         -------
@@ -99,11 +112,13 @@ class NaiveBayes(NaiveCountsClassifier):
         tables = self.tables_
         n_classes = len(tables.classes)
         counts = lookup(codes, tables.extended_counts())            # (C, m, n)
-        n_values = np.array([len(c) for c in tables.categories], dtype=float)
+        n_values = np.array([max(len(c), 1) for c in tables.categories], dtype=float)
         nc = tables.class_counts
+        present = tables.present_counts().T                         # (C, m): n_j(c)
         # A feature with one value in training has P(f|c) = 1 under every local prior (t_{j,c}
-        # has a single point): it drops out, unless the instance's value is unseen.
-        active = ~((n_values == 1)[None, :] & (codes >= 0))         # (n, m)
+        # has a single point): it drops out, unless the instance's value is unseen.  A missing
+        # value drops out too (MAR).
+        active = ~((n_values == 1)[None, :] & (codes >= 0)) & (codes != MISSING)     # (n, m)
         jll = _laplace_log_joint(tables, codes)                     # (C, n)
         best = np.argmax(jll, axis=0)
         n = codes.shape[0]
@@ -115,15 +130,17 @@ class NaiveBayes(NaiveCountsClassifier):
                 continue
             a = best[items]
             na, nb = nc[a][:, None], nc[b]
+            naj, nbj = present[a], present[b]                             # (k, m), (m,)
             caj, cbj = counts[a, :, items], counts[b][:, items].T           # (k, m)
             act = active[items]
 
-            def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj, act=act):
+            def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj, act=act, naj=naj, nbj=nbj):
                 s_ = s[:, None]
-                feat = (np.log(caj[idx] + 1) + np.log(nb + n_values + s_)
-                        - np.log(na[idx] + n_values + s_) - np.log(cbj[idx] + 1 + s_))
+                feat = (np.log(caj[idx] + 1) + np.log(nbj + n_values + s_)
+                        - np.log(naj[idx] + n_values + s_) - np.log(cbj[idx] + 1 + s_))
                 value = np.log(na[idx, 0] + 1) - np.log(nb + 1 + s) + (act[idx] * feat).sum(axis=1)
-                dfeat = 1 / (nb + n_values + s_) - 1 / (na[idx] + n_values + s_) - 1 / (cbj[idx] + 1 + s_)
+                dfeat = (1 / (nbj + n_values + s_) - 1 / (naj[idx] + n_values + s_)
+                         - 1 / (cbj[idx] + 1 + s_))
                 slope = -1 / (nb + 1 + s) + (act[idx] * dfeat).sum(axis=1)
                 return value, slope
 
@@ -149,8 +166,10 @@ class NaiveBayes(NaiveCountsClassifier):
 
 
 def _laplace_log_joint(tables, codes) -> np.ndarray:
-    """Log joint (C, n) of the Laplace-smoothed NBC of paper 004 (add one to every count)."""
+    """Log joint (C, n) of the Laplace-smoothed NBC of paper 004 (add one to every count), with
+    feature ``j``'s conditionals over the ``n_j(c)`` rows where it is present (MAR)."""
     nc = tables.class_counts
     log_prior = np.log((nc + 1) / (nc.sum() + len(nc)))
-    logs = [np.log((ext + 1) / (nc[:, None] + ext.shape[1] - 1)) for ext in tables.extended_counts()]
+    logs = [np.log((ext + 1) / (present[:, None] + max(ext.shape[1] - 1, 1)))
+            for ext, present in zip(tables.extended_counts(), tables.present_counts())]
     return log_prior[:, None] + lookup_sum(codes, logs)

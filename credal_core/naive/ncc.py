@@ -5,7 +5,7 @@ import numpy as np
 
 from .._base import TIE, CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from .._roots import increasing_root
-from ..data.counts import Gather
+from ..data.counts import MISSING, Gather, check_categories_policy
 
 __all__ = ["NCC"]
 
@@ -63,94 +63,273 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
     array([[ True, False]])
     """
 
-    def __init__(self, *, s: float = 1.0, epsilon: float = 0.0):
+    def __init__(self, *, s: float = 1.0, epsilon: float = 0.0, non_mar_training=(), non_mar_testing=(),
+                 categories="seen"):
         self.s = s
         self.epsilon = epsilon
+        self.non_mar_training = non_mar_training
+        self.non_mar_testing = non_mar_testing
+        self.categories = categories
 
     def _validate_params(self):
         check_number("s", self.s, 0.0, low_open=True)
         check_number("epsilon", self.epsilon, 0.0, 1.0)
+        check_categories_policy(self.categories)
+        for name in ("non_mar_training", "non_mar_testing"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not np.iterable(value):
+                raise ValueError(f"{name} must be a list of feature names or column positions; got {value!r}")
+
+    def _set_tables(self, tables):
+        super()._set_tables(tables)
+        names = tables.feature_names
+        self.non_mar_training_ = _feature_mask(self.non_mar_training, names, "non_mar_training")
+        self.non_mar_testing_ = _feature_mask(self.non_mar_testing, names, "non_mar_testing")
+        return self
 
     def _joint_log_likelihood(self, codes):
         # The precise counterpart: the Perks NBC with the same s (it lies in every T_eps).
         return perks_log_joint(self.tables_, codes, float(self.s))
 
     def _dominance(self, codes):
-        tables = self.tables_
-        n_classes = len(tables.classes)
-        s, eps = float(self.s), float(self.epsilon)
-        sigma = s * (1 - eps)
-        big_n = tables.class_counts + s * eps / n_classes
-        counts = [ext + s * eps / (n_classes * (ext.shape[1] - 1)) for ext in tables.extended_counts()]
-        # A feature with a single value in training is certain under every prior: it contributes
-        # the factor 1 to every ratio and drops out (unless the instance's value is unseen, which
-        # then widens its space to two values with a zero count).
-        single = np.array([c.shape[1] == 2 for c in counts])   # one value + the unseen column
-        keep = [np.where(np.arange(c.shape[1]) < c.shape[1] - 1, 0.0, 1.0) if one else
-                np.ones(c.shape[1]) for c, one in zip(counts, single)]
-        gather = Gather(codes, [c.shape[1] - 1 for c in counts])
-        dropped = codes[:, single] >= 0                                  # (n, #single features)
-        m = codes.shape[1] - dropped.sum(axis=1)                         # features taking part
-        with np.errstate(divide="ignore", over="ignore"):   # zero counts: log 0 = -inf, 1/0 = inf
-            sums = gather.sum_many({
-                "log": [np.where(k > 0, np.log(c), 0.0) for c, k in zip(counts, keep)],
-                "log_s": [np.where(k > 0, np.log(c + sigma), 0.0) for c, k in zip(counts, keep)],
-                "inv": [np.where(k > 0, 1 / c, 0.0) for c, k in zip(counts, keep)],
-                "inv_s": [np.where(k > 0, 1 / (c + sigma), 0.0) for c, k in zip(counts, keep)]})
-        sum_log, sum_log_s, sum_inv, sum_inv_s = (sums[k] for k in ("log", "log_s", "inv", "inv_s"))
-        n = codes.shape[0]
-        dom = np.zeros((n, n_classes, n_classes), dtype=bool)
-        gathered = None
+        model = _Sides(self.tables_, float(self.s), float(self.epsilon), self.non_mar_training_)
+        n_classes = len(self.tables_.classes)
+        act = model.active(codes)
+        dom = np.zeros((codes.shape[0], n_classes, n_classes), dtype=bool)
         for a in range(n_classes):
             for b in range(n_classes):
-                if a == b:
-                    continue
-                na, nb = big_n[a], big_n[b]
-                can = np.isfinite(sum_log[a])                       # a zero N(a, f_j): inf h = 0
-                # tiny ε makes 1/N huge: ±inf end slopes are handled by the logic below
-                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                    h1 = (m - 1) * (np.log(nb + sigma) - np.log(na)) + sum_log[a] - sum_log_s[b]
-                    zero_b = ~np.isfinite(sum_log[b])               # some N(b, f_j) = 0: h(0) = +inf
-                    h0 = np.where(zero_b, np.inf,
-                                  (m - 1) * (np.log(nb) - np.log(na + sigma)) + sum_log[a] - sum_log[b])
-                    d0 = np.where(zero_b, -np.inf,
-                                  sigma * ((m - 1) * (1 / nb + 1 / (na + sigma)) - sum_inv[b]))
-                    d1 = sigma * ((m - 1) * (1 / (nb + sigma) + 1 / na) - sum_inv_s[b])
-                if sigma == 0:                                      # epsilon = 1: h is constant
-                    dom[:, a, b] = can & (h1 > TIE)
-                    continue
-                result = can & (h0 > TIE) & (h1 > TIE)
-                decided = ~result | (d0 >= 0) | (d1 <= 0)           # min at an end point
-                # Convexity: h lies above both end tangents, hence above their crossing point.
-                with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                    xc = (h1 - d1 - h0) / (d0 - d1)
-                    lower = h0 + d0 * xc
-                decided |= np.isfinite(lower) & (lower > TIE)
-                todo = np.flatnonzero(~decided)
-                if todo.size:
-                    if gathered is None:
-                        gathered = gather.take(counts)              # (C, m, n)
-                    cb = gathered[b][:, todo].T                     # (k, m)
-                    wb = np.ones((todo.size, codes.shape[1]))
-                    wb[:, single] = ~dropped[todo]
-                    mt = m[todo]
-                    xstar = increasing_root(
-                        lambda x, idx: _ncc_slope(x, cb[idx], wb[idx], na, nb, sigma, mt[idx]),
-                        np.zeros(todo.size), np.ones(todo.size))
-                    hmin = ((mt - 1) * (np.log(nb + sigma * xstar) - np.log(na + sigma * (1 - xstar)))
-                            + sum_log[a][todo] - (wb * np.log(cb + sigma * xstar[:, None])).sum(axis=1))
-                    result[todo] = hmin > TIE
-                dom[:, a, b] = result
+                if a != b:
+                    dom[:, a, b] = model.dominates(codes, act, a, b)
+        # Non-MAR testing (conservative inference rule): a missing value may hide any value of F_j.
+        cir = (codes == MISSING) & (self.non_mar_testing_ & (model.n_values >= 2) & ~model.absent)[None, :]
+        rows = np.flatnonzero(cir.any(axis=1))
+        if rows.size:
+            for a in range(n_classes):
+                for b in range(n_classes):
+                    if a != b:
+                        dom[rows, a, b] = model.dominates_every_completion(codes[rows], cir[rows], a, b)
         return dom
 
 
-def _ncc_slope(x, cb, wb, na, nb, sigma, m):
-    """h'(x)/σ and its derivative for the one-dimensional NCC problem (see :class:`NCC`).
+def _feature_mask(names, feature_names, what) -> np.ndarray:
+    """Bool (m,) of the features named (or given by position) in ``names``."""
+    mask = np.zeros(len(feature_names), dtype=bool)
+    by_name = {str(f): j for j, f in enumerate(feature_names)}
+    for item in names:
+        if isinstance(item, str):
+            j = by_name.get(item)
+            if j is None:
+                raise ValueError(f"{what} names {item!r}, which is not a column of X (columns: "
+                                 f"{list(by_name)})")
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            j = int(item)
+            if not 0 <= j < len(feature_names):
+                raise ValueError(f"{what} gives column position {j}, but X has {len(feature_names)} columns")
+        else:
+            raise ValueError(f"{what} must hold feature names or column positions; got {item!r}")
+        mask[j] = True
+    return mask
 
-    ``wb`` (k, m) is 1 for the features that take part and 0 for single-valued ones.
+
+class _Sides:
+    r"""The counts of the two sides of a dominance test ``a`` vs ``b``, ε-contaminated.
+
+    Side A (the class that should dominate) and side B (the one it should beat) differ only for
+    features declared non-MAR in training, where the least favourable completion gives A the
+    observed counts over :math:`n(a)` rows and B the observed counts plus its :math:`m_j(b)`
+    missing cells over :math:`n(b)` rows (see :class:`NCC`).  Per feature ``j`` (tables (C, |F_j|+1),
+    the last column for values unseen in training): ``A[j]``, ``B[j]`` the counts
+    :math:`N(c, v)`, ``dA[j]``, ``dB[j]`` (C,) the denominators :math:`N_j(c)`.
     """
-    inv = wb / (cb + sigma * x[:, None])
-    value = (m - 1) * (1 / (nb + sigma * x) + 1 / (na + sigma * (1 - x))) - inv.sum(axis=1)
-    slope = sigma * (-(m - 1) * (1 / (nb + sigma * x) ** 2 - 1 / (na + sigma * (1 - x)) ** 2)
-                     + (inv ** 2).sum(axis=1))
-    return value, slope
+
+    def __init__(self, tables, s, eps, non_mar_training):
+        n_classes = len(tables.classes)
+        self.sigma = s * (1 - eps)
+        self.n = tables.class_counts + s * eps / n_classes
+        self.n_values = np.array([len(c) for c in tables.categories])
+        self.absent = tables.absent_features()
+        present, missing = tables.present_counts(), tables.missing_counts()
+        self.A, self.B, self.dA, self.dB = [], [], [], []
+        for j, ext in enumerate(tables.extended_counts()):
+            counts = ext + s * eps / (n_classes * max(self.n_values[j], 1))
+            den = present[j] + s * eps / n_classes
+            self.A.append(counts)
+            if non_mar_training[j]:
+                upper = counts.copy()
+                upper[:, :-1] += missing[j][:, None]          # every missing cell takes the value
+                den = tables.class_counts + s * eps / n_classes
+                self.B.append(upper)
+            else:
+                self.B.append(counts)
+            self.dA.append(den)
+            self.dB.append(den)
+        self.dA, self.dB = np.array(self.dA).reshape(-1, n_classes), np.array(self.dB).reshape(-1, n_classes)
+        self.same_sides = not np.any(non_mar_training)
+        self._sums = None
+
+    def active(self, codes) -> np.ndarray:
+        """Bool (n, m): the features that enter an instance's product.  Missing values leave it, and
+        so does a feature with a single value in training: its only conditional probability is 1
+        under every prior (unless the instance's value is unseen, which makes a second value)."""
+        return (codes != MISSING) & ~((self.n_values == 1)[None, :] & (codes >= 0))
+
+    def _tables(self, codes, act):
+        """Per-class sums over the active features of the tables behind ``h``, its ends and slopes."""
+        sigma = self.sigma
+        single = self.n_values == 1
+        named = {}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            def per_value(counts, den, fn):
+                out = []
+                for j, (c, d) in enumerate(zip(counts, den)):
+                    t = fn(c, d[:, None])
+                    if single[j]:
+                        t = t.copy()
+                        t[:, :-1] = 0.0                # a seen value of a single-valued feature drops out
+                    out.append(t)
+                return out
+            def log_ratio(c, d):
+                return np.where(c > 0, np.log(c) - np.log(d), -np.inf)
+            named["A"] = per_value(self.A, self.dA, log_ratio)
+            if not self.same_sides:
+                named["B0"] = per_value(self.B, self.dB, log_ratio)
+            named["B1"] = per_value(self.B, self.dB, lambda c, d: np.log(c + sigma) - np.log(d + sigma))
+            named["I0"] = per_value(self.B, self.dB, lambda c, d: np.where(c > 0, 1 / c - 1 / d, np.inf))
+            named["I1"] = per_value(self.B, self.dB, lambda c, d: 1 / (c + sigma) - 1 / (d + sigma))
+        sums = Gather(codes, self.n_values).sum_many(named)
+        if self.same_sides:
+            sums["B0"] = sums["A"]
+        # Class-side terms that depend only on which features are active: a (n, m) @ (m, C) product.
+        with np.errstate(divide="ignore"):
+            da = self.dA
+            inv = np.where(da > 0, 1 / np.where(da > 0, da, 1), 0.0)
+            per_feature = {"G": np.where(da > 0, np.log(da) - np.log(da + sigma), 0.0),
+                           "S0": 1 / (da + sigma) if sigma > 0 else inv, "S1": inv}
+        # (a class with N_j(a) = 0 on an active feature has a zero count there and cannot dominate:
+        # the finite stand-ins above never decide a verdict)
+        if act.all():
+            for k, v in per_feature.items():
+                sums[k] = np.repeat(v.sum(axis=0)[:, None], codes.shape[0], axis=1)
+        else:
+            weights = act.astype(float)
+            for k, v in per_feature.items():
+                sums[k] = (weights @ v).T
+        return sums
+
+    def dominates(self, codes, act, a, b) -> np.ndarray:
+        """Bool (n,): ``a`` dominates ``b`` with every feature MAR in testing."""
+        if self._sums is None or self._sums[0] is not codes:
+            self._sums = (codes, self._tables(codes, act))
+        t = self._sums[1]
+        sigma, na, nb = self.sigma, self.n[a], self.n[b]
+        can = np.isfinite(t["A"][a])                        # a zero N(a, f_j): inf h = 0
+        zero_b = ~np.isfinite(t["B0"][b])                   # some N(b, f_j) = 0: h(0) = +inf
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            h1 = np.log(na) - np.log(nb + sigma) + t["A"][a] - t["B1"][b]
+            h0 = np.where(zero_b, np.inf,
+                          np.log(na + sigma) - np.log(nb) + t["A"][a] + t["G"][a] - t["B0"][b])
+            d0 = np.where(zero_b, -np.inf, sigma * (-1 / (na + sigma) - 1 / nb + t["S0"][a] - t["I0"][b]))
+            d1 = sigma * (-1 / na - 1 / (nb + sigma) + t["S1"][a] - t["I1"][b])
+        if sigma == 0:                                      # epsilon = 1: h is constant
+            return can & (h1 > TIE)
+        result = can & (h0 > TIE) & (h1 > TIE)
+        decided = ~result | (d0 >= 0) | (d1 <= 0)           # min at an end point
+        # Convexity: h lies above both end tangents, hence above their crossing point.
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            xc = (h1 - d1 - h0) / (d0 - d1)
+            lower = h0 + d0 * xc
+        decided |= np.isfinite(lower) & (lower > TIE)
+        todo = np.flatnonzero(~decided)
+        if todo.size:
+            hmin = self.interval_min(codes[todo], act[todo], a, b, np.zeros(todo.size), np.ones(todo.size))
+            result[todo] = hmin > TIE
+        return result
+
+    def interval_min(self, codes, act, a, b, lo, hi) -> np.ndarray:
+        """min of the convex ``h`` over ``[lo, hi]`` per row (end points, else the root of ``h'``)."""
+        gather = Gather(codes, self.n_values)
+        ga = gather.take([t[[a]] for t in self.A], missing=1.0)[0].T        # (k, m)
+        gb = gather.take([t[[b]] for t in self.B], missing=1.0)[0].T
+        w = act.astype(float)
+        da, db = self.dA[:, a], self.dB[:, b]
+        sigma, na, nb = self.sigma, self.n[a], self.n[b]
+        with np.errstate(divide="ignore"):
+            base_a = (w * np.where(act, np.log(np.where(act, ga, 1.0)), 0.0)).sum(axis=1)
+
+        def h(x):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xs = x[:, None]
+                return (np.log(na + sigma * (1 - x)) - np.log(nb + sigma * x) + base_a
+                        - (w * (np.log(da + sigma * (1 - xs)) + np.log(gb + sigma * xs)
+                                - np.log(db + sigma * xs))).sum(axis=1))
+
+        def slope(x, idx=None):
+            rows = slice(None) if idx is None else idx
+            xs = x[:, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ia, ib = 1 / (na + sigma * (1 - x)), 1 / (nb + sigma * x)
+                fa, fb, fd = 1 / (da + sigma * (1 - xs)), 1 / (gb[rows] + sigma * xs), 1 / (db + sigma * xs)
+                ww = w[rows]
+                value = -ia - ib + (ww * (fa - fb + fd)).sum(axis=1)
+                curv = sigma * (-ia ** 2 + ib ** 2 + (ww * (fa ** 2 + fb ** 2 - fd ** 2)).sum(axis=1))
+            return value, curv
+
+        s_lo, s_hi = slope(lo)[0], slope(hi)[0]
+        x = np.where(s_lo >= 0, lo, hi)
+        inner = np.flatnonzero((s_lo < 0) & (s_hi > 0))
+        if inner.size:
+            x[inner] = increasing_root(lambda xx, idx: slope(xx, inner[idx]), lo[inner], hi[inner])
+        out = h(x)
+        out[~np.isfinite(base_a)] = -np.inf
+        return out
+
+    def dominates_every_completion(self, codes, cir, a, b) -> np.ndarray:
+        r"""Bool (k,): ``a`` dominates ``b`` for every value the non-MAR missing cells ``cir`` may hide.
+
+        For fixed x each hidden feature contributes :math:`\min_v [\log N_A(a, v) - \log(N_B(b, v)
+        + \sigma x)]` (its denominators do not depend on v).  Two such curves cross at most once
+        in x, so between consecutive crossing points the minimising values are fixed and ``h`` is
+        the convex objective of one completed instance: the minimum over x is the smallest of the
+        per-interval minima.  A value with :math:`N_A(a, v) = 0` makes the infimum 0.
+        """
+        sigma = self.sigma
+        feats = np.flatnonzero(cir.any(axis=0))
+        blocked = np.zeros(codes.shape[0], dtype=bool)
+        points = [0.0, 1.0]
+        curves = {}
+        for j in feats:
+            k = self.n_values[j]
+            qa, qb = self.A[j][a, :k], self.B[j][b, :k]
+            curves[j] = (qa, qb)
+            if np.any(qa <= 0):
+                blocked |= cir[:, j]
+                continue
+            if sigma > 0:
+                num = qa[None, :] * qb[:, None] - qa[:, None] * qb[None, :]     # [v, w]
+                den = sigma * (qa[:, None] - qa[None, :])
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    cross = num / den
+                points.extend(cross[np.isfinite(cross) & (cross > 0) & (cross < 1)].tolist())
+        points = np.unique(points)
+        # the minimising value of each hidden feature on each interval, merged when unchanged
+        intervals = []
+        for lo, hi in zip(points[:-1], points[1:]):
+            mid = 0.5 * (lo + hi)
+            best = tuple(int(np.argmin(np.log(qa) - np.log(qb + sigma * mid))) for qa, qb in curves.values())
+            if intervals and intervals[-1][2] == best:
+                intervals[-1][1] = hi
+            else:
+                intervals.append([lo, hi, best])
+        hmin = np.full(codes.shape[0], np.inf)
+        live = np.flatnonzero(~blocked)
+        base = codes[live]
+        hidden = cir[live]
+        for lo, hi, best in intervals:
+            filled = base.copy()
+            for j, v in zip(curves, best):
+                filled[hidden[:, j], j] = v
+            act = self.active(filled)
+            k = live.size
+            hmin[live] = np.minimum(hmin[live], self.interval_min(filled, act, a, b, np.full(k, lo),
+                                                                   np.full(k, hi)))
+        return ~blocked & (hmin > TIE)
