@@ -177,3 +177,31 @@ def test_the_non_mar_declarations_read_as_jncc2_applies_them():
                                                  "non_mar_testing": ["wage-increase-first-year"]}
     for example in COMPLETE:
         assert run(example)["prep"].ncc_params() == {"non_mar_training": [], "non_mar_testing": []}
+
+
+@pytest.mark.parametrize("example", ["iris", "glass"])
+def test_unknown_classes_output_equals_jncc2(example):
+    """JNCC2's own per-instance file (unknown-classes mode): 2-decimal NBC posteriors, NBC class and NCC2
+    set by name.  glass' test file starts with a spurious row 0,1,…,8, classified like any other
+    (its NCC2 set holds the declared class without training rows)."""
+    r = run(example)
+    folder = JNCC2 / example / "unkClasses"
+    table = read_csv_bytes((folder / f"{example}.testingUnkClasses.arff").read_bytes())
+    X = r["prep"].transform(table.frame)
+    lines = (folder / "CheckResults" / f"Predictions-Testing-{example}.testingUnkClasses.csv").read_text(
+        encoding="latin-1").splitlines()
+    start = lines.index("INSTANCES AND PREDICTIONS")
+    rows = [row for row in csv.reader(lines[start + 1:], quotechar="'") if row]
+    header, names, rows = rows[0], rows[1], rows[2:]
+    used, n_classes = len(r["prep"].columns_), len(r["classes"])
+    assert header[:used] == r["prep"].columns_ and names[used:used + n_classes] == r["classes"]
+    assert len(rows) == len(X)
+    proba = r["nbc"].predict_proba(X)[:, r["order"]]
+    printed = np.array([[float(v) for v in row[used:used + n_classes]] for row in rows])
+    assert np.all(np.abs(proba - printed) <= 0.005 + 1e-12)
+    assert list(r["nbc"].predict(X)) == [row[used + n_classes] for row in rows]
+    sets = r["ncc"].predict_set(X)[:, r["order"]]
+    got = [[r["classes"][k] for k in np.flatnonzero(s)] for s in sets]
+    want = [[v for v in row[used + n_classes + 1:] if v not in ("-", "")] for row in rows]
+    bad = _mismatches(got, want)
+    assert not bad, f"{example} unknown-classes NCC2 sets {len(got) - len(bad)}/{len(got)} equal; at {bad}"
