@@ -24,6 +24,7 @@ UNSUPPORTED_TYPES = ("string", "date", "relational")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _SPECIAL = re.compile(r"[,'\"%]")
 _QUOTED = {"'": re.compile(r"'((?:[^'\\]|\\.)*)'", re.S), '"': re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)}
+_SIMPLE_FIELD = re.compile(r"[ \t]*(?:'([^']*)'|([^,']*))[ \t]*(,|$)")
 _BLANKS = re.compile(r"[ \t]*")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "%": "%"}
@@ -76,6 +77,10 @@ def _tokens(text: str, where: str, *, inner_quotes: bool = False) -> list[tuple[
     """
     if "'" not in text and '"' not in text and "%" not in text:
         return [(part.strip(), False) for part in text.split(",")]
+    if not inner_quotes and '"' not in text and "%" not in text and "\\" not in text:
+        simple = _simple_tokens(text)
+        if simple is not None:
+            return simple
     fields, i, n = [], 0, len(text)
     while True:
         j = _BLANKS.match(text, i).end()
@@ -101,6 +106,21 @@ def _tokens(text: str, where: str, *, inner_quotes: bool = False) -> list[tuple[
         if i >= n or text[i] == "%":
             return fields
         i += 1                                   # past the comma
+
+
+def _simple_tokens(text: str) -> list[tuple[str, bool]] | None:
+    """The common quoted case in one regex pass: fields plain or wholly in single quotes (no escapes,
+    comments or double quotes); None when the line needs the general tokenizer."""
+    fields, position = [], 0
+    while True:
+        match = _SIMPLE_FIELD.match(text, position)
+        if match is None:
+            return None
+        quoted = match.group(1) is not None
+        fields.append((match.group(1) if quoted else match.group(2).strip(), quoted))
+        if not match.group(3):
+            return fields if match.end() == len(text) else None
+        position = match.end()
 
 
 def _quoted(text: str, start: int, where: str) -> tuple[int, str]:

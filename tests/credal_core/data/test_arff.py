@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credal_core.data.arff import looks_like_arff
+from credal_core.data.arff import looks_like_arff, parse_arff
 from credal_core.data.csv_loader import (
     CsvLimits,
     CsvProblem,
@@ -223,3 +223,28 @@ def test_jncc2_nominal_codes_and_missing_cells_are_reproduced(example, part):
     for name in table.numeric:                # missing numeric cells where JNCC2 has ?
         if name in rows[0]:
             assert table.frame[name].isna().tolist() == [r[name] == "?" for r in rows], name
+
+
+def _cell_text(value, style):
+    """``value`` written in one ARFF quoting style, blanks around it included."""
+    if style == "bare":
+        return f" {value} "
+    quote = "'" if style == "single" else '"'
+    return f"{quote}{value.replace(quote, chr(92) + quote)}{quote} "
+
+
+ROW_VALUES = ["a", "b c", "d,e", "f'g", "h\"i"]
+cells = st.one_of(st.tuples(st.sampled_from(["a", "?"]), st.just("bare")),
+                  st.tuples(st.sampled_from(ROW_VALUES), st.sampled_from(["single", "double"])))
+
+
+@settings(max_examples=300, deadline=None)
+@given(row=st.lists(cells, min_size=3, max_size=3))
+def test_quoting_styles_and_a_trailing_comment_do_not_change_a_row(row):
+    # the same line through the quick single-quote path and, with a comment, through the general one
+    declared = "{a, 'b c', 'd,e', 'f\\'g', 'h\"i'}"
+    header = "@relation r\n" + "".join(f"@attribute v{j} {declared}\n" for j in range(3)) + "@data\n"
+    line = ",".join(_cell_text(value, style) for value, style in row)
+    want = [[None if value == "?" else value for value, _ in row]]
+    assert parse_arff(header + line + "\n").rows == want
+    assert parse_arff(header + line + "% a comment, with 'quotes'\n").rows == want
