@@ -178,7 +178,7 @@ class _Sides:
         sigma = self.sigma
         single = self.n_values == 1
         named = {}
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # tiny ε: 1/N overflows
             def per_value(counts, den, fn):
                 out = []
                 for j, (c, d) in enumerate(zip(counts, den)):
@@ -200,7 +200,7 @@ class _Sides:
         if self.same_sides:
             sums["B0"] = sums["A"]
         # Class-side terms that depend only on which features are active: a (n, m) @ (m, C) product.
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):
             da = self.dA
             inv = np.where(da > 0, 1 / np.where(da > 0, da, 1), 0.0)
             per_feature = {"G": np.where(da > 0, np.log(da) - np.log(da + sigma), 0.0),
@@ -212,8 +212,10 @@ class _Sides:
                 sums[k] = np.repeat(v.sum(axis=0)[:, None], codes.shape[0], axis=1)
         else:
             weights = act.astype(float)
-            for k, v in per_feature.items():
-                sums[k] = (weights @ v).T
+            big = np.finfo(float).max             # so that an inactive feature's 0 * inf stays 0
+            with np.errstate(over="ignore", invalid="ignore"):
+                for k, v in per_feature.items():
+                    sums[k] = (weights @ np.minimum(v, big)).T
         return sums
 
     def dominates(self, codes, act, a, b) -> np.ndarray:

@@ -173,24 +173,30 @@ class _NCCSpace:
                 yield x
 
 
-def ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, c):
+def ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, c, n_jc=None):
     """log P_t(c, f~) and its gradient with respect to the raw vector u.
 
     Straight from eqs. (1)-(3) of paper 000 with t = (1-eps) u + eps t_Perks::
 
         theta_c     = (n(c) + s t(c)) / (N + s)
-        theta_{f|c} = (n(c, f) + s t(c, f)) / (n(c) + s t(c))
+        theta_{f|c} = (n(c, f) + s t(c, f)) / (n_j(c) + s t(c))
         P_t(c, f~)  = theta_c * prod_j theta_{f~_j | c}
+
+    With missing values (MAR), ``n_jc[j][c]`` = n_j(c) counts the class-c rows where feature j is
+    present (default: n(c), complete data) and ``inst[j] is None`` leaves feature j out.
     """
     K = space.K
     N = float(np.sum(n_c))
     t_c = (1.0 - epsilon) * u[c] + epsilon / K
     grad = np.zeros_like(u)
     d_t = s * (1.0 - epsilon)  # d(s t)/du for every entry of u
-    den_c = n_c[c] + s * t_c
-    val = np.log(den_c) - np.log(N + s)
-    grad[c] += d_t / den_c
+    den_class = n_c[c] + s * t_c
+    val = np.log(den_class) - np.log(N + s)
+    grad[c] += d_t / den_class
     for j, f in enumerate(inst):
+        if f is None:
+            continue
+        den_c = (n_c[c] if n_jc is None else n_jc[j][c]) + s * t_c
         k = space.index(c, j, f)
         t_cf = (1.0 - epsilon) * u[k] + epsilon / (K * n_values[j])
         num = n_cf[j][c, f] + s * t_cf
@@ -201,7 +207,7 @@ def ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, c):
 
 
 def ncc_min_ratio(
-    n_c, n_cf, inst, a, b, *, s, epsilon, n_values=None, n_random=6, seed=0, stop_below=None
+    n_c, n_cf, inst, a, b, *, s, epsilon, n_values=None, n_random=6, seed=0, stop_below=None, n_jc=None
 ):
     """Brute-force inf over T_eps of P_t(a, f~) / P_t(b, f~) (paper 000, eq. 5).
 
@@ -233,6 +239,8 @@ def ncc_min_ratio(
         feasible u, so the value is always >= the true infimum (it is an
         *attained* ratio); the optimiser is responsible for it not being larger.
         The closure of the set is handled by letting u approach 0 (FLOOR).
+    n_jc : list of arrays (K,), optional
+        Missing values: ``n_jc[j][c]`` = n_j(c) (see :func:`ncc_log_joint`); ``inst[j]`` may be None.
     """
     n_c = np.asarray(n_c, float)
     V = [arr.shape[1] for arr in n_cf]
@@ -240,8 +248,8 @@ def ncc_min_ratio(
     space = _NCCSpace(len(n_c), V)
 
     def fun(u):
-        la, ga = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, a)
-        lb, gb = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, b)
+        la, ga = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, a, n_jc)
+        lb, gb = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, b, n_jc)
         return la - lb, ga - gb
 
     def value(u):
@@ -606,10 +614,11 @@ def lncc_profile(n_c, n_cf, inst, a, b, log_ratios, *, include_instance, n_rando
 # ---------------------------------------------------------------------------
 
 
-def laplace_scores_exact(n_c, n_cf, inst, n_values=None):
+def laplace_scores_exact(n_c, n_cf, inst, n_values=None, n_jc=None):
     """Exact (Fraction) Laplace NBC joints P(c) prod_j P(f~_j | c) for every class.
 
-    P(c) = (n(c)+1)/(N+K) and P(f|c) = (n(c,f)+1)/(n(c)+|F_j|) (paper 004, §2).
+    P(c) = (n(c)+1)/(N+K) and P(f|c) = (n(c,f)+1)/(n_j(c)+|F_j|) (paper 004, §2; JNCC2's NBC
+    with missing values: ``n_jc`` as in :func:`ncc_log_joint`, ``inst[j] is None`` skips j).
     Exact rationals make ties exact.
     """
     K = len(n_c)
@@ -620,7 +629,10 @@ def laplace_scores_exact(n_c, n_cf, inst, n_values=None):
     for c in range(K):
         p = Fraction(int(n_c[c]) + 1, N + K)
         for j, f in enumerate(inst):
-            p *= Fraction(int(n_cf[j][c, f]) + 1, int(n_c[c]) + n_values[j])
+            if f is None:
+                continue
+            den = int(n_c[c] if n_jc is None else n_jc[j][c])
+            p *= Fraction(int(n_cf[j][c, f]) + 1, den + n_values[j])
         out.append(p)
     return out
 
@@ -815,3 +827,139 @@ def random_case(
                 test[f"x{j}"].append(seen[int(rng.integers(len(seen)))])
     classes = [f"c{c}" for c in range(K)]
     return X, y, classes, pd.DataFrame(test)
+
+
+# ---------------------------------------------------------------------------
+# Missing values: MAR counts from raw rows, and NCC2's conservative inference rule by enumeration
+# ---------------------------------------------------------------------------
+
+
+def is_missing(v) -> bool:
+    """None, float NaN or pandas NA."""
+    return v is None or (isinstance(v, float) and v != v) or v is pd.NA
+
+
+def encode_instance_missing(X_train, y_train, classes, row):
+    """Counts of a training set with missing cells, straight from the rows (MAR, JNCC2's convention).
+
+    A training cell that is missing is not counted in n(c, f) (it still counts in n(c));
+    n_j(c) counts the class-c rows whose feature j is present.  Test values unseen in training use
+    the "slot" convention of :func:`encode_instance`; a missing test value gives ``inst[j] = None``.
+
+    Returns
+    -------
+    n_c, n_cf, n_jc, inst, n_values
+    """
+    y = np.asarray(y_train, dtype=object)
+    n_c = np.array([sum(1 for v in y if v == c) for c in classes])
+    n_cf, n_jc, inst, n_values = [], [], [], []
+    for j, col in enumerate(X_train.columns):
+        col_vals = list(X_train[col])
+        seen = sorted({v for v in col_vals if not is_missing(v)})
+        value = row[j]
+        cols = seen + ([value] if not is_missing(value) and value not in seen else [])
+        table = np.array([[sum(1 for yy, xx in zip(y, col_vals) if yy == c and not is_missing(xx) and xx == v)
+                           for v in cols] for c in classes]).reshape(len(classes), len(cols))
+        n_cf.append(table)
+        n_jc.append(np.array([sum(1 for yy, xx in zip(y, col_vals) if yy == c and not is_missing(xx))
+                              for c in classes]))
+        inst.append(None if is_missing(value) else cols.index(value))
+        n_values.append(len(seen))
+    return n_c, n_cf, n_jc, tuple(inst), tuple(n_values)
+
+
+def with_missing(X, rng, p_missing, keep_one=True):
+    """A copy of ``X`` with each cell missing (None) with probability ``p_missing``."""
+    out = X.astype(object).copy()
+    mask = rng.random(out.shape) < p_missing
+    if keep_one:      # every column keeps at least one present value
+        for j in range(out.shape[1]):
+            if mask[:, j].all():
+                mask[int(rng.integers(out.shape[0])), j] = False
+    out = out.mask(mask, None)
+    return out
+
+
+def ncc_line_min_ratio(n_c, n_cf, inst, a, b, *, s, epsilon, n_values=None, n_jc=None, grid=801):
+    """min over the IDM's least favourable one-parameter family of P_t(a, f~)/P_t(b, f~).
+
+    Evaluates :func:`ncc_log_joint` (the raw definitions) at the priors u(a) = 1 - x, u(b) = x,
+    u(a, f~_j) = 0, u(b, f~_j) = x (the other values of a feature share the rest), on a grid of x
+    refined by a bounded scalar search: Zaffalon's reduction, which the SLSQP reference
+    :func:`ncc_min_ratio` checks on its own; used where enumerating completions multiplies the
+    number of problems.  The value is attained, hence an upper bound on the infimum.
+    """
+    from scipy.optimize import minimize_scalar
+
+    n_c = np.asarray(n_c, float)
+    V = [arr.shape[1] for arr in n_cf]
+    n_values = tuple(V) if n_values is None else tuple(n_values)
+    space = _NCCSpace(len(n_c), V)
+
+    def prior(x):
+        u = np.full(space.dim, FLOOR)
+        u[a], u[b] = max(1 - x, FLOOR), max(x, FLOOR)
+        for c, mass in ((a, u[a]), (b, u[b])):
+            for j in range(len(V)):
+                blk = space.block(c, j)
+                f = inst[j]
+                if c == b and f is not None:
+                    u[space.index(c, j, f)] = mass
+                else:      # a keeps no mass on the instance's value; the rest is spread out
+                    others = [k for k in range(V[j]) if k != f] or [0]
+                    for k in others:
+                        u[blk.start + k] = mass / len(others)
+        return u
+
+    def value(x):
+        u = prior(float(x))
+        la = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, a, n_jc)[0]
+        lb = ncc_log_joint(u, space, n_c, n_cf, inst, s, epsilon, n_values, b, n_jc)[0]
+        return la - lb
+
+    xs = np.linspace(0, 1, grid)
+    vals = np.array([value(x) for x in xs])
+    k = int(np.argmin(vals))
+    res = minimize_scalar(value, bounds=(xs[max(k - 1, 0)], xs[min(k + 1, grid - 1)]), method="bounded",
+                          options={"xatol": 1e-12})
+    return float(np.exp(min(vals[k], res.fun)))
+
+
+def ncc2_min_ratio(X_train, y_train, classes, row, a, b, *, s, epsilon, non_mar_training=(),
+                   non_mar_testing=(), inner="line"):
+    """NCC2's conservative inference rule by explicit enumeration of the completions.
+
+    Every missing training cell of a feature in ``non_mar_training`` and every missing test value
+    of a feature in ``non_mar_testing`` may hide any value of the feature (values seen in training);
+    each completion gives a data set with only MAR gaps, counted by
+    :func:`encode_instance_missing`, whose infimum ratio is found by :func:`ncc_line_min_ratio`
+    (``inner="line"``) or the SLSQP search :func:`ncc_min_ratio` (``inner="slsqp"``).  Returns the
+    smallest ratio over all completions (a dominates b iff > 1).
+    """
+    X_train = X_train.astype(object)
+    cells = []                                  # (row index or None for the test row, column)
+    for j, name in enumerate(X_train.columns):
+        if name in non_mar_training:
+            cells += [(i, j) for i in range(len(X_train)) if is_missing(X_train.iat[i, j])]
+        if name in non_mar_testing and is_missing(row[j]):
+            cells.append((None, j))
+    domains = [sorted({v for v in X_train.iloc[:, j] if not is_missing(v)}) for _, j in cells]
+    best = np.inf
+    for values in itertools.product(*domains):
+        X, r = X_train.copy(), list(row)
+        for (i, j), v in zip(cells, values):
+            if i is None:
+                r[j] = v
+            else:
+                X.iat[i, j] = v
+        n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y_train, classes, r)
+        if inner == "line":
+            ratio = ncc_line_min_ratio(n_c, n_cf, inst, a, b, s=s, epsilon=epsilon, n_values=n_values,
+                                       n_jc=n_jc)
+        else:
+            ratio = ncc_min_ratio(n_c, n_cf, inst, a, b, s=s, epsilon=epsilon, n_values=n_values, n_jc=n_jc,
+                                  stop_below=1 - 1e-6)
+        best = min(best, ratio)
+        if best < 1 - 1e-6:                     # a completion already breaks dominance
+            break
+    return best
