@@ -18,12 +18,14 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
 import threading
 import time
+import types
 
 import streamlit as st
 
-__all__ = ["JobQueue", "QueueFull", "queued_job", "worker_pool"]
+__all__ = ["JobQueue", "QueueFull", "queued_job", "start_process_pool", "worker_pool"]
 
 
 def _env_int(name: str, default: int, low: int = 1) -> int:
@@ -80,19 +82,50 @@ def _queue() -> JobQueue:
     return JobQueue(_env_int("CREDAL_MAX_JOBS", 2), _env_int("CREDAL_MAX_QUEUE", 40, 0))
 
 
+@contextlib.contextmanager
+def _plain_main():
+    """Streamlit runs each page as the module ``__main__``; a spawned worker would import (and so run)
+    that page.  While workers start, ``__main__`` is an empty module, so they import nothing of it."""
+    real = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = real
+
+
+def start_process_pool(n_workers: int):
+    """A pool of ``n_workers`` spawned processes, all started now (a pool that starts workers lazily
+    would start them later, from a page run)."""
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    # spawn: forking a multi-threaded server process could copy a held lock into the child
+    pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("spawn"))
+    with _plain_main():
+        # each sleeping task occupies a worker, so every submit starts one more process
+        warm = [pool.submit(time.sleep, 0.3) for _ in range(n_workers)]
+    wait(warm)
+    return pool
+
+
 @st.cache_resource(show_spinner=False)
-def worker_pool():
-    """The executor every long run of this server uses (created once, shared by all sessions)."""
+def _executor():
     address = os.environ.get("CREDAL_DASK_SCHEDULER")
     if address:
         from dask.distributed import Client
 
         return Client(address, timeout="10s")
-    from concurrent.futures import ProcessPoolExecutor
+    return start_process_pool(_env_int("CREDAL_JOB_WORKERS", os.cpu_count() or 1))
 
-    # spawn: forking a multi-threaded server process could copy a held lock into the child
-    return ProcessPoolExecutor(max_workers=_env_int("CREDAL_JOB_WORKERS", os.cpu_count() or 1),
-                               mp_context=multiprocessing.get_context("spawn"))
+
+def worker_pool():
+    """The executor every long run of this server uses (created once, shared by all sessions; made
+    again if a worker process died, which breaks a process pool for good)."""
+    pool = _executor()
+    if getattr(pool, "_broken", False):
+        _executor.clear()
+        pool = _executor()
+    return pool
 
 
 @contextlib.contextmanager

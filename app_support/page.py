@@ -32,7 +32,8 @@ def page_setup(title: str | None, state: UrlState | None = None, *, prefix: str 
         return {}
     values = state.read(st.query_params)
     for name, value in values.items():
-        st.session_state.setdefault(prefix + name, value)
+        # widgets over several values (multiselect) hold lists in the session state
+        st.session_state.setdefault(prefix + name, list(value) if isinstance(value, tuple) else value)
     return values
 
 

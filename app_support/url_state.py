@@ -117,7 +117,11 @@ class Flag:
 
 @dataclass(frozen=True)
 class Numbers:
-    """A comma-separated list of numbers in ``[lo, hi]``: unique, sorted; malformed → the default."""
+    """A comma-separated list of numbers in ``[lo, hi]``: unique, sorted; malformed → the default.
+
+    With ``options``, only the listed values are kept (matched to 1e-9, so ``0.1`` finds ``0.1``
+    whatever its float spelling) — what a multiselect over fixed choices needs.
+    """
 
     name: str
     default: tuple
@@ -125,6 +129,7 @@ class Numbers:
     hi: float
     integer: bool = False
     max_items: int = 50
+    options: tuple | None = None
 
     def parse(self, raw: str | None) -> tuple:
         if raw is None or not raw.strip():
@@ -139,7 +144,9 @@ class Numbers:
         if self.integer:
             if any(v != round(v) for v in values):
                 return tuple(self.default)
-            return tuple(sorted({int(v) for v in values}))
+            values = [int(v) for v in values]
+        if self.options is not None:
+            return tuple(o for o in self.options if any(math.isclose(o, v, abs_tol=1e-9) for v in values))
         return tuple(sorted(set(values)))
 
     def format(self, value) -> str:

@@ -16,143 +16,55 @@ from app_support.figures_determinacy import (
     indicator_vs_parameter_figure,
     table1_view,
 )
+from app_support.jobs import queued_job
 from app_support.long_runs import interrupted, long_run
-from app_support.routing import hand_over_to_navigation
-from credal_core.experiments import (
-    ClassifierGrid,
-    artificial_experiment,
-    closest_pairs,
-    dataset_experiment,
-    summarise,
-)
+from app_support.page import page_setup, write_url
+from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
+from credal_core.experiments import closest_pairs, summarise
+from credal_core.experiments.determinacy import check_settings, run_study
 from credal_core.experiments.paper_000 import PAPER_TABLE1
-
-hand_over_to_navigation()   # a shared link opened first must still run through app.py
 
 EPSILON_CHOICES = (0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)
 ALPHA_CHOICES = (0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95, 0.99)
 SOURCES = {"artificial": "Artificial generator (000 §5.1)", "sample": "A sample data set"}
 PROTOCOLS = {"cv": "repeated stratified k-fold (001)", "holdout": "repeated 70/30 hold-out (004)"}
 # The widgets' defaults: a small version of 000's protocol that runs in a few seconds.
-DEFAULTS = {
-    "source": "artificial", "m": 10, "classes": 2, "theta": 4, "train": 5, "test": 2000,
-    "sizes": "25, 50, 100", "eps": [0.05, 0.15, 0.25, 0.35], "alpha": [0.35, 0.55, 0.75, 0.95],
-    "s": 1.0, "inst": True, "seed": 0, "data": "weather", "protocol": "cv", "folds": 5, "repeats": 4,
-    "dsizes": "",
-}
-INTEGERS = {"m": (1, 30), "classes": (2, 4), "theta": (1, 20), "train": (1, 30), "test": (0, 10_000),
-            "seed": (0, 10**6), "folds": (2, 10), "repeats": (1, 20)}
-KEY = "dc_"     # session-state prefix of this page's widgets
-# A page run stays below a couple of minutes on one core: 000's full protocol at most.
-MAX_TRAINING_SETS, MAX_SIZE = 1800, 2000
-
-
-# ---------------------------------------------------------------- URL <-> widgets
-def _from_url(name: str):
-    """The URL's value for one setting, or (silently) its default when absent or malformed."""
-    default = DEFAULTS[name]
-    raw = st.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        if name in INTEGERS:
-            lo, hi = INTEGERS[name]
-            value = int(raw)
-            return value if lo <= value <= hi else default
-        if name == "s":
-            value = float(raw)
-            return value if math.isfinite(value) and 0.1 <= value <= 10 else default
-        if name in ("eps", "alpha"):
-            allowed = EPSILON_CHOICES if name == "eps" else ALPHA_CHOICES
-            values = [float(v) for v in raw.split(",") if v.strip()]
-            return [v for v in allowed if any(math.isclose(v, w) for w in values)]
-        if name == "inst":
-            return raw != "0"
-        if name == "source":
-            return raw if raw in SOURCES else default
-        if name == "protocol":
-            return raw if raw in PROTOCOLS else default
-        if name == "data":
-            return raw if raw in sample_names() else default
-        return raw[:60]     # sizes / dsizes: free text, checked when the run starts
-    except ValueError:
-        return default
-
-
-def _init_widgets() -> None:
-    for name in DEFAULTS:
-        if KEY + name not in st.session_state:
-            st.session_state[KEY + name] = _from_url(name)
-
-
+STATE = UrlState(
+    Choice("source", tuple(SOURCES), "artificial"),
+    Number("m", 10, 1, 30, integer=True), Number("classes", 2, 2, 4, integer=True),
+    Number("theta", 4, 1, 20, integer=True), Number("train", 5, 1, 30, integer=True),
+    Number("test", 2000, 0, 10_000, integer=True), Text("sizes", "25, 50, 100", max_len=60),
+    Numbers("eps", (0.05, 0.15, 0.25, 0.35), 0.0, 1.0, options=EPSILON_CHOICES),
+    Numbers("alpha", (0.35, 0.55, 0.75, 0.95), 0.0, 1.0, options=ALPHA_CHOICES),
+    Number("s", 1.0, 0.1, 10.0, step=0.1), Flag("inst", True), Number("seed", 0, 0, 10**6, integer=True),
+    Choice("data", tuple(sample_names()), "weather"), Choice("protocol", tuple(PROTOCOLS), "cv"),
+    Number("folds", 5, 2, 10, integer=True), Number("repeats", 4, 1, 20, integer=True),
+    Text("dsizes", "", max_len=60),
+)
 ONLY_FOR = {"artificial": ("m", "classes", "theta", "train", "test", "sizes"),
             "sample": ("data", "protocol", "folds", "repeats", "dsizes")}
-
-
-def _to_url(settings: dict) -> None:
-    """Mirror the settings of the run in the URL (those of the other data source left out)."""
-    other = ONLY_FOR["sample" if settings["source"] == "artificial" else "artificial"]
-    st.query_params.clear()
-    for name, value in settings.items():
-        if name in other:
-            continue
-        if isinstance(value, list):
-            st.query_params[name] = ",".join(f"{v:g}" for v in value)
-        elif isinstance(value, bool):
-            st.query_params[name] = "1" if value else "0"
-        elif isinstance(value, float):
-            st.query_params[name] = f"{value:g}"
-        else:
-            st.query_params[name] = str(value)
-
-
-def _parse_sizes(text: str, what: str) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    try:
-        sizes = tuple(sorted({int(p) for p in parts}))
-    except ValueError:
-        raise ValueError(f"{what} must be whole numbers separated by commas, e.g. 25, 50, 100") from None
-    if len(sizes) > 8:
-        raise ValueError(f"{what}: at most 8 sizes at a time")
-    if any(d > 5000 for d in sizes):
-        raise ValueError(f"{what}: sizes above 5,000 would take too long here; use the CLI for those")
-    return sizes
+KEY = "dc_"     # session-state prefix of this page's widgets
 
 
 # ---------------------------------------------------------------- cached computations
 @st.cache_data(show_spinner=False, max_entries=48)
 def run_experiment(settings_json: str) -> pd.DataFrame:
-    """Every run's indicators for one set of settings (the key is the settings' JSON), with a progress bar.
+    """Every run's indicators for one set of settings (the key is the settings' JSON), shared by all
+    sessions; computed in the worker processes (app_support.jobs), with a progress bar.
 
     The bar is created and emptied inside this function: Streamlit replays a cached function's elements
     on a cache hit, and an emptied bar replays as nothing.
     """
-    bar = st.progress(0.0, text="Running the experiment…")
-    try:
-        results = _experiment(json.loads(settings_json),
-                              lambda done, total: bar.progress(done / total, text=f"Running the experiment… "
-                                                                                  f"{done} of {total} tasks"))
-    except Exception:          # a refused setting: no half-filled bar left behind the message
-        bar.empty()
-        raise
-    bar.empty()
+    settings = json.loads(settings_json)
+    X, y = load_sample(settings["data"]) if settings["source"] == "sample" else (None, None)
+    with queued_job("run") as pool:
+        bar = st.progress(0.0, text="Running the experiment…")
+        try:
+            results = run_study(settings, X, y, scheduler=pool, progress=lambda done, total: bar.progress(
+                done / total, text=f"Running the experiment… {done} of {total} tasks"))
+        finally:               # a refused setting or a Stop: no half-filled bar left behind
+            bar.empty()
     return results
-
-
-def _experiment(settings: dict, _progress) -> pd.DataFrame:
-    grid = ClassifierGrid(epsilons=settings["eps"], alphas=settings["alpha"], s_values=(settings["s"],),
-                          include_instance=settings["inst"])
-    if settings["source"] == "artificial":
-        return artificial_experiment(sample_sizes=_parse_sizes(settings["sizes"], "Sample sizes"),
-                                     n_theta=settings["theta"], n_train=settings["train"],
-                                     n_test=settings["test"], n_features=settings["m"],
-                                     n_classes=settings["classes"], grid=grid, seed=settings["seed"],
-                                     progress=_progress)
-    X, y = load_sample(settings["data"])
-    sizes = _parse_sizes(settings["dsizes"], "Training sizes") or None
-    return dataset_experiment(X, y, protocol=settings["protocol"], n_splits=settings["folds"],
-                              n_repeats=settings["repeats"], sample_sizes=sizes, grid=grid,
-                              seed=settings["seed"], progress=_progress)
 
 
 @st.cache_data(show_spinner=False, max_entries=48)
@@ -162,25 +74,10 @@ def summaries(settings_json: str, _results: pd.DataFrame) -> tuple[pd.DataFrame,
     return summarise(_results), closest_pairs(_results)
 
 
-def _check(settings: dict) -> None:
-    """Refuse bad settings before running, with the engine's own messages."""
-    ClassifierGrid(epsilons=settings["eps"], alphas=settings["alpha"], s_values=(settings["s"],))
-    if settings["source"] == "artificial":
-        sizes = _parse_sizes(settings["sizes"], "Sample sizes")
-        if not sizes:
-            raise ValueError("give at least one sample size d")
-        if min(sizes) < settings["classes"]:
-            raise ValueError(f"sample size d={min(sizes)} is smaller than the number of classes "
-                             f"({settings['classes']}): a training set could not show every class")
-        if settings["test"] < 1:
-            raise ValueError("the test set needs at least one instance (test size 0 measures nothing)")
-        training_sets = len(sizes) * settings["theta"] * settings["train"]
-        if training_sets > MAX_TRAINING_SETS or max(sizes) > MAX_SIZE:
-            raise ValueError(f"this run needs {training_sets:,} training sets of up to {max(sizes):,} rows; "
-                             f"the page runs at most {MAX_TRAINING_SETS:,} (000's full protocol) of up to "
-                             f"{MAX_SIZE:,} rows — use `python -m credal_core.experiments` for larger runs")
-    else:
-        _parse_sizes(settings["dsizes"], "Training sizes")
+@st.cache_data(show_spinner=False, max_entries=96)
+def indicator_figure(settings_json: str, indicator: str, _summary: pd.DataFrame):
+    """The indicator-vs-ε/α figure, built once per (run, indicator) for every session."""
+    return indicator_vs_parameter_figure(_summary, indicator)
 
 
 def percent(x: float) -> str:
@@ -188,7 +85,7 @@ def percent(x: float) -> str:
 
 
 # ---------------------------------------------------------------- the page
-st.title("Determinacy curves")
+page_setup("Determinacy curves", STATE, prefix=KEY)
 st.markdown(
     "A credal classifier answers with a **set** of classes when the data cannot single one out. Its "
     "**determinacy** is the share of instances it answers with one class. How fast it grows with the "
@@ -207,7 +104,6 @@ st.markdown(
     "Larger ε or α mean fewer models, so smaller sets and higher determinacy."
 )
 
-_init_widgets()
 source = st.radio("Data", list(SOURCES), format_func=SOURCES.get, key=KEY + "source", horizontal=True)
 with st.form("dc_settings"):
     if source == "artificial":
@@ -222,9 +118,9 @@ with st.form("dc_settings"):
         c3.number_input("Test instances", 0, 10_000, step=500, key=KEY + "test")
         c3.text_input("Sample sizes d", key=KEY + "sizes", help="Comma-separated, e.g. 25, 50, 100")
     else:
-        st.caption("Every value that occurs in the file counts as a possible value of its feature (|F_j| in "
-                   "Perks' prior), as a WEKA header declares it; the page “Compare on your data” counts the "
-                   "values seen in each training fold instead, so its NCC numbers can differ slightly.")
+        st.caption("Each feature's possible values (|F_j| in Perks' prior) are those seen in the training "
+                   "fold, as every classifier's fit and the page “Compare on your data” count them: the same "
+                   "classifier, data and folds give the same numbers on both pages.")
         c1, c2, c3 = st.columns(3)
         c1.selectbox("Sample data set", sample_names(), key=KEY + "data")
         c1.radio("Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, key=KEY + "protocol")
@@ -241,18 +137,20 @@ with st.form("dc_settings"):
     g3.number_input("Seed", 0, 10**6, key=KEY + "seed")
     submitted = st.form_submit_button("Run", type="primary")
 
-settings = {name: st.session_state[KEY + name] for name in DEFAULTS}
+settings = {field.name: st.session_state[KEY + field.name] for field in STATE}
 settings["eps"] = sorted(float(v) for v in settings["eps"])
 settings["alpha"] = sorted(float(v) for v in settings["alpha"])
 settings["s"] = round(float(settings["s"]), 1)
 if submitted or "dc_active" not in st.session_state:
     try:
-        _check(settings)
+        check_settings(settings)
     except ValueError as problem:
         st.error(f"Cannot run with these settings: {problem}")
         st.stop()
     st.session_state["dc_active"] = json.dumps(settings, sort_keys=True)
-    _to_url(settings)
+    # the URL holds the settings of the run (those of the other data source left out)
+    other = ONLY_FOR["sample" if settings["source"] == "artificial" else "artificial"]
+    write_url(STATE, {k: v for k, v in settings.items() if k not in other})
 
 active = st.session_state["dc_active"]
 if interrupted("dc_", submitted):
@@ -284,12 +182,21 @@ st.markdown(
     "almost always determinate."
 )
 
-st.subheader("Indicators against ε and α")
-indicator = st.selectbox("Indicator", list(INDICATOR_LABELS), format_func=INDICATOR_LABELS.get,
-                         key="dc_indicator")
-st.plotly_chart(indicator_vs_parameter_figure(summary, indicator), key="dc_fig_param")
-st.caption("Points are means over the runs; bars are ± one standard error. Single accuracy and NBC-I are "
-           "averaged over the runs where they are defined (some determinate / indeterminate instance).")
+
+
+@st.fragment
+def indicator_section() -> None:
+    """Choosing an indicator reruns this section only (not the whole results page)."""
+    st.subheader("Indicators against ε and α")
+    indicator = st.selectbox("Indicator", list(INDICATOR_LABELS), format_func=INDICATOR_LABELS.get,
+                             key="dc_indicator")
+    st.plotly_chart(indicator_figure(active, indicator, summary), key="dc_fig_param")
+    st.caption("Points are means over the runs; bars are ± one standard error. Single accuracy and NBC-I "
+               "are averaged over the runs where they are defined (some determinate / indeterminate "
+               "instance).")
+
+
+indicator_section()
 
 st.subheader("In the form of 000 Table 1")
 view = table1_view(summary, close)

@@ -8,7 +8,7 @@ import pytest
 from _apptest import chart_traces, open_page
 from streamlit.testing.v1 import AppTest
 
-import credal_core.experiments as experiments
+import credal_core.experiments.determinacy as experiments
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "determinacy_curves.py")
