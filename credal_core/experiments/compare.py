@@ -95,10 +95,14 @@ def _expand(sets: np.ndarray, have: np.ndarray, classes: np.ndarray) -> np.ndarr
     return out
 
 
-def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes) -> dict:
+def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes, ncc_params=None) -> dict:
     model = spec.make()
+    if ncc_params and spec.estimator == "NCC":
+        model.set_params(**ncc_params)         # the conservative (NCC2) treatment of non-MAR columns
     start = time.perf_counter()
-    model.fit(X_train, y_train)
+    # every class of the data set is declared, including one absent from this training fold: |C| is
+    # the data set's, whichever fold (JNCC2's convention for declared classes)
+    model.fit(X_train, y_train, classes=classes)
     have = np.asarray(model.classes_).astype(str)
     labels = np.asarray(model.predict(X_test)).astype(str)
     row = {"accuracy": float(np.mean(labels == y_test)), "brier": np.nan}
@@ -129,7 +133,8 @@ def run_fold(task: FoldTask) -> list[dict]:
     rows = []
     for spec in settings.specs:
         try:
-            scores = _score(spec, X_train, y[split.train], X_test, y[split.test], data.classes)
+            scores = _score(spec, X_train, y[split.train], X_test, y[split.test], data.classes,
+                            prep.ncc_params())
             error = ""
         except ValueError as problem:          # e.g. a classifier refusing this fold's data
             scores = {k: np.nan for k in COMPARISON_INDICATORS}
@@ -140,13 +145,17 @@ def run_fold(task: FoldTask) -> list[dict]:
 
 def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
                         specs: Sequence[ClassifierSpec] | None = None, n_splits: int = 5, n_repeats: int = 2,
-                        discretiser: str = "mdl", n_bins: int = 5, missing: str = "impute", seed: int = 0,
+                        discretiser: str = "mdl", n_bins: int = 5, missing: str = "impute", non_mar=(),
+                        seed: int = 0,
                         n_jobs: int | None = 1, scheduler=None,
                         progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Per-fold indicators of every classifier under ``n_repeats`` × stratified ``n_splits``-fold CV.
 
     ``X`` holds the raw features as text (None for missing), ``numeric`` names the columns to
-    discretise inside each training fold.  Returns one row per (repeat, fold, classifier); a
+    discretise inside each training fold; ``missing`` is the treatment of missing values
+    (:data:`~credal_core.data.preparation.MISSING_CHOICES`), and with ``"conservative"`` the columns
+    ``non_mar`` are not missing at random: the NCC treats them as NCC2 does (every completion), the
+    other classifiers as missing at random.  Returns one row per (repeat, fold, classifier); a
     classifier that refuses a fold's data gets NaN indicators and its message in ``error``.
     """
     if pd.Series(y, dtype=object).isna().any():
@@ -160,7 +169,8 @@ def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
     specs = tuple(available_classifiers() if specs is None else specs)
     if not specs:
         raise ValueError("choose at least one classifier")
-    preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing}
+    preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing,
+                   "non_mar": list(non_mar)}
     Preparation(**preparation).fit(X.iloc[:0], labels[:0])    # checks the settings before any work
     data = ComparisonData(X.reset_index(drop=True), labels, classes)
     splits = make_splits(labels, protocol="cv", n_splits=n_splits, n_repeats=n_repeats, seed=seed)
