@@ -52,7 +52,7 @@ class CsvLimits:
 class LoadedTable:
     """A parsed CSV: the cells as text, plus what was detected and what the user should know."""
 
-    frame: pd.DataFrame                   # every cell a str; missing cells are NA
+    frame: pd.DataFrame                   # every cell a str (ARFF nominal: Categorical); missing cells NA
     encoding: str
     delimiter: str
     numeric: list = field(default_factory=list)        # number columns to discretise by default
