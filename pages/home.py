@@ -5,60 +5,56 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app_support.data import load_sample
 from app_support.figures import set_size_bar
-from app_support.routing import hand_over_to_navigation
+from app_support.page import page_setup, sync
+from app_support.url_state import Number, UrlState
 from credal_core import NCC, NaiveBayes
 from credal_core.metrics import credal_scores, precise_accuracy_split
 
-hand_over_to_navigation()   # a shared link opened first must still run through app.py
-
 SAMPLE = "synthetic_nb"
 N_TRAIN = 200  # train on the first 200 rows, test on the last 100
-S_MIN, S_MAX, S_STEP, S_DEFAULT = 0.1, 10.0, 0.1, 2.0
-
-
-@st.cache_data(show_spinner=False)
-def load_split(name: str, n_train: int):
-    X, y = load_sample(name)
-    return X.iloc[:n_train], y.iloc[:n_train], X.iloc[n_train:], y.iloc[n_train:]
+S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 101))     # every value of the slider
+STATE = UrlState(Number("s", 2.0, S_GRID[0], S_GRID[-1], step=0.1))
 
 
 @st.cache_resource(show_spinner=False)
-def fitted_nbc(name: str, n_train: int) -> NaiveBayes:
-    X_train, y_train, _, _ = load_split(name, n_train)
-    return NaiveBayes(s=1.0).fit(X_train, y_train)
+def live_example() -> dict[float, dict]:
+    """The live example at every s of the slider, computed once for all sessions (one NCC fit, 100
+    predictions): the credal sets, the indicators and the NBC's accuracy where the NCC hesitates."""
+    X, y = load_sample(SAMPLE)
+    codes = np.column_stack([pd.factorize(X[c])[0] for c in X.columns])   # the NCC reads integer codes
+    y_true = y.to_numpy()[N_TRAIN:]                                         # fastest (a lookup table)
+    nbc_pred = NaiveBayes(s=1.0).fit(X.iloc[:N_TRAIN], y.iloc[:N_TRAIN]).predict(X.iloc[N_TRAIN:])
+    ncc = NCC(s=S_GRID[0]).fit(codes[:N_TRAIN], y.to_numpy()[:N_TRAIN])
+    views = {}
+    for s in S_GRID:
+        sets = np.asarray(ncc.set_params(s=s).predict_set(codes[N_TRAIN:]), dtype=bool)
+        column = {label: j for j, label in enumerate(ncc.classes_.tolist())}
+        views[s] = {"sets": sets, "scores": credal_scores(y_true, sets, ncc.classes_),
+                    "split": precise_accuracy_split(y_true, nbc_pred, sets, ncc.classes_),
+                    "indeterminate": int((sets.sum(axis=1) > 1).sum()),
+                    "contains_truth": np.array([lab in column and bool(sets[i, column[lab]])
+                                                for i, lab in enumerate(y_true)])}
+    return views
 
 
-@st.cache_data(show_spinner=False)
-def ncc_sets(name: str, n_train: int, s: float) -> tuple[np.ndarray, np.ndarray]:
-    X_train, y_train, X_test, _ = load_split(name, n_train)
-    ncc = NCC(s=s).fit(X_train, y_train)
-    return np.asarray(ncc.predict_set(X_test), dtype=bool), np.asarray(ncc.classes_)
-
-
-def s_from_url() -> float:
-    """The value of ?s= if it is a number in range; otherwise (silently) the default."""
-    try:
-        value = float(st.query_params.get("s", S_DEFAULT))
-    except (TypeError, ValueError):
-        return S_DEFAULT
-    if not math.isfinite(value) or not S_MIN <= value <= S_MAX:
-        return S_DEFAULT
-    return round(round(value / S_STEP) * S_STEP, 1)
-
-
-def s_to_url() -> None:
-    st.query_params["s"] = str(round(float(st.session_state["s"]), 1))
+@st.cache_resource(show_spinner=False, max_entries=len(S_GRID))
+def set_size_figure(s: float):
+    """The bar chart at ``s``, built once and shared (read only)."""
+    view = live_example()[s]
+    return set_size_bar(view["sets"], view["contains_truth"],
+                        title=f"Size of the NCC set on each of the {len(view['sets'])} test instances")
 
 
 def percent(x: float) -> str:
     return "—" if x is None or not math.isfinite(x) else f"{100 * x:.0f}%"
 
 
-st.title("Credal classification explorer")
+page_setup("Credal classification explorer", STATE, prefix="home_")
 
 st.markdown(
     """
@@ -88,49 +84,31 @@ st.markdown(
     "NBC uses $s = 1$; NCC uses the $s$ you choose."
 )
 
-if "s" not in st.session_state:
-    st.session_state["s"] = s_from_url()
 
-slider_col, _ = st.columns([1, 2])
-with slider_col:
-    s = st.slider(
-        "s (hidden instances of the IDM)",
-        min_value=S_MIN,
-        max_value=S_MAX,
-        step=S_STEP,
-        format="%.1f",
-        key="s",
-        on_change=s_to_url,
-        help="The prior strength of the NCC. The NBC always uses s = 1.",
-    )
+@st.fragment
+def live_example_section() -> None:
+    """The slider and what depends on it: moving s reruns only this part, from results shared by all."""
+    slider_col, _ = st.columns([1, 2])
+    s = slider_col.slider("s (hidden instances of the IDM)", S_GRID[0], S_GRID[-1], step=0.1,
+                          format="%.1f", key="home_s", on_change=sync(STATE, "home_"),
+                          help="The prior strength of the NCC. The NBC always uses s = 1.")
+    s = STATE["s"].parse(str(s))                  # on the grid: 0.30000000000000004 -> 0.3
+    view = live_example()[s]
+    scores, split = view["scores"], view["split"]
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("NCC determinacy", percent(scores["determinacy"]),
+              help="Share of test instances for which NCC returns a single class.")
+    c2.metric("NCC single accuracy", percent(scores["single_accuracy"]),
+              help="Accuracy of NCC on the instances where it returns a single class.")
+    c3.metric("NBC accuracy", percent(split["accuracy"]),
+              help="Accuracy of the NBC (s = 1) on all test instances.")
+    c4.metric("NBC accuracy where NCC is indeterminate", percent(split["accuracy_indeterminate"]),
+              help=f"Accuracy of the NBC on the {view['indeterminate']} test instances where NCC returns "
+                   "two or more classes (— if there are none).")
+    st.plotly_chart(set_size_figure(s), key="set_sizes")
 
-_, y_train, X_test, y_test = load_split(SAMPLE, N_TRAIN)
-nbc = fitted_nbc(SAMPLE, N_TRAIN)
-sets, classes = ncc_sets(SAMPLE, N_TRAIN, float(s))
-y_true = np.asarray(y_test)
-nbc_pred = np.asarray(nbc.predict(X_test))
 
-scores = credal_scores(y_true, sets, classes)
-split = precise_accuracy_split(y_true, nbc_pred, sets, classes)
-n_indeterminate = int((sets.sum(axis=1) > 1).sum())
-
-c1, c2, c3, c4 = st.columns(4)
-c1.metric("NCC determinacy", percent(scores["determinacy"]),
-          help="Share of test instances for which NCC returns a single class.")
-c2.metric("NCC single accuracy", percent(scores["single_accuracy"]),
-          help="Accuracy of NCC on the instances where it returns a single class.")
-c3.metric("NBC accuracy", percent(split["accuracy"]),
-          help="Accuracy of the NBC (s = 1) on all test instances.")
-c4.metric("NBC accuracy where NCC is indeterminate", percent(split["accuracy_indeterminate"]),
-          help=f"Accuracy of the NBC on the {n_indeterminate} test instances where NCC returns "
-               "two or more classes (— if there are none).")
-
-column = {label: j for j, label in enumerate(classes.tolist())}
-contains_truth = np.array([lab in column and bool(sets[i, column[lab]]) for i, lab in enumerate(y_true)])
-title = f"Size of the NCC set on each of the {len(y_true)} test instances"
-figure = set_size_bar(sets, contains_truth, title=title)
-st.plotly_chart(figure, key="set_sizes")
-
+live_example_section()
 st.info("**Try this:** drag s up and watch determinacy fall while the single accuracy rises.")
 
 st.subheader("Explore")
