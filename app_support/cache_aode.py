@@ -1,121 +1,171 @@
-"""Cached computations of the page "AODE compression weights" (streamlit caching around credal_core)."""
+"""URL state and cached computations of the page "AODE compression weights" (paper 001).
+
+Everything here depends on parameters only and is shared by all sessions: the models and tables of
+one ε (cheap, computed on first use of that ε), the figures built from them, and the five-classifier
+comparison, which runs through the evaluation engine in the server's worker processes
+(:mod:`app_support.jobs`) and is cached by its parameters.
+"""
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app_support.cached_samples import cached_sample
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
+from app_support.data import sample_names
+from app_support.figures_aode import (
+    compression_figure,
+    posteriors_figure,
+    shared_figure,
+    text_table,
+    weights_figure,
+)
+from app_support.jobs import queued_job
+from app_support.url_state import Choice, Number, UrlState
+from credal_core.aode import CredalBMAAODE, CredalCompAODE
 from credal_core.aode.summary import instance_explanation, spode_table
-from credal_core.metrics import brier_loss, credal_scores
-from credal_core.resampling import repeated_stratified_kfold
+from credal_core.experiments.compare import (
+    DEFAULT_CLASSIFIERS,
+    ClassifierSpec,
+    compare_classifiers,
+    summarise_comparison,
+)
+
+__all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
+           "fitted", "weights_view", "instance_view", "comparison", "comparison_view"]
+
+EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
+AODE_FAMILY = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*")
+SHOWN_INDICATORS = {"accuracy": "accuracy", "brier": "brier", "determinacy": "determinacy",
+                    "single_accuracy": "single acc.", "set_accuracy": "set acc.",
+                    "indeterminate_size": "indet. size", "discounted_accuracy": "disc. acc.",
+                    "u65": "u65", "u80": "u80"}
+
+
+# ---------------------------------------------------------------- URL state
+def url_state(n_rows: int) -> UrlState:
+    """The page's query parameters; the bounds of ``n`` (training rows, default all) and ``row``
+    follow the chosen data set's ``n_rows``."""
+    return UrlState(
+        Choice("data", tuple(sample_names()), "synthetic_nb"),
+        Number("eps", EPS_DEFAULT, EPS_MIN, EPS_MAX, step=EPS_STEP),
+        Number("n", n_rows, 4, n_rows, integer=True),
+        Number("row", 0, 0, n_rows - 1, integer=True),
+        Number("folds", 5, 2, 10, integer=True),
+        Number("repeats", 2, 1, 10, integer=True),
+    )
+
+
+def aode_specs(epsilon: float) -> tuple[ClassifierSpec, ...]:
+    """The five AODE-family classifiers of the comparison (the product's labels), with this ε where
+    the classifier has one (AODE and BMA-AODE have none)."""
+    specs = {s.label: s for s in DEFAULT_CLASSIFIERS}
+    out = []
+    for label in AODE_FAMILY:
+        spec = specs[label]
+        if "epsilon" in spec.make().get_params():
+            spec = ClassifierSpec(label, spec.estimator, {**spec.params, "epsilon": float(epsilon)})
+        out.append(spec)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- one ε: models, tables, figures
+@st.cache_data(show_spinner=False)
+def sample_rows(name: str) -> int:
+    return len(cached_sample(name)[0])
 
 
 @st.cache_data(show_spinner=False)
-def training_rows(name: str, n_train: int) -> np.ndarray:
+def training_rows(name: str, n_train: int):
     """A seeded subset of ``n_train`` rows (all rows when n_train is the data size)."""
-    X, _ = cached_sample(name)
-    order = np.random.default_rng(0).permutation(len(X))
+    import numpy as np
+
+    order = np.random.default_rng(0).permutation(sample_rows(name))
     return np.sort(order[:n_train])
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def fitted(name: str, n_train: int, epsilon: float):
-    """CredalBMAAODE and CredalCompAODE fitted on the chosen rows."""
+@st.cache_resource(show_spinner=False, max_entries=64)
+def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """CredalBMAAODE and CredalCompAODE fitted on the chosen rows (shared: never mutate them)."""
     X, y = cached_sample(name)
     rows = training_rows(name, n_train)
     return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
             CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
 
 
-@st.cache_data(show_spinner=False)
-def weights_table(name: str, n_train: int, epsilon: float) -> pd.DataFrame:
-    return spode_table(*fitted(name, n_train, epsilon))
+@st.cache_resource(show_spinner=False, max_entries=512)
+def weights_view(name: str, n_train: int, epsilon: float) -> dict:
+    """Section 1 of one (data, n, ε), ready to show: the SPODE table (raw and as text), both
+    figures, and the null model's log-likelihood.  Shared objects: read, never mutate."""
+    bma, comp = fitted(name, n_train, epsilon)
+    table = spode_table(bma, comp)
+    shown = table.rename(columns={
+        "super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
+        "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower", "pi_high": "π_j upper",
+        "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
+        "credal_feasible": "credal-feasible (upper > 0)"})
+    return {"table": table, "text": text_table(shown), "weights": shared_figure(weights_figure(table)),
+            "compression": shared_figure(compression_figure(table)),
+            "null_ll": float(comp.null_log_likelihood_)}
 
 
-@st.cache_data(show_spinner=False)
-def explanation(name: str, n_train: int, epsilon: float, row: int) -> dict:
-    X, _ = cached_sample(name)
-    return instance_explanation(*fitted(name, n_train, epsilon), X.iloc[[row]])
-
-
-_MAX_STORED = 32
-
-
-@st.cache_resource(show_spinner=False)
-def _comparisons() -> tuple[threading.Lock, dict]:
-    """Results of earlier comparisons shared by all sessions, with the lock that guards them
-    (st.cache_data cannot hold a progress bar; sessions run in threads of one process)."""
-    return threading.Lock(), {}
-
-
-def compare(name: str, epsilon: float, folds: int, repeats: int,
-            progress: Callable[[float], None] | None = None) -> pd.DataFrame:
-    """Repeated stratified CV of the five classifiers on the whole data set; one row per classifier.
-
-    Indicators are pooled over all test predictions of all folds and repeats (so a fold without
-    indeterminate instances does not leave a hole); an indicator with no instance to average over
-    (e.g. set accuracy of an always determinate classifier) is NaN here and shown as "—".
-    ``progress(fraction)`` is called after each fold when the result is not cached yet.  The long
-    computation runs outside the lock (two sessions asking for the same new key both compute it).
-    """
-    lock, store = _comparisons()
-    key = (name, float(epsilon), int(folds), int(repeats))
-    with lock:
-        cached = store.get(key)
-    if cached is None:
-        cached = _cross_validate(name, epsilon, folds, repeats, progress)
-        with lock:
-            while len(store) >= _MAX_STORED:
-                store.pop(next(iter(store)))           # oldest first (dicts keep insertion order)
-            store[key] = cached
-    return cached.copy()
-
-
-def _cross_validate(name, epsilon, folds, repeats, progress):
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
+    """Section 2 of one instance: the dominance tests (as text), the SPODE posteriors' figure, both
+    credal sets and both precise predictions with their probability."""
     X, y = cached_sample(name)
-    y = y.to_numpy()
-    splits = list(repeated_stratified_kfold(y, n_splits=folds, n_repeats=repeats, seed=0))
-    precise = {"AODE": AODE, "BMA-AODE": BMAAODE, "COMP-AODE": CompAODE}
-    credal = {"BMA-AODE*": CredalBMAAODE, "COMP-AODE*": CredalCompAODE}
-    truth, outputs = [], {k: [] for k in [*precise, *credal]}
-    classes = np.unique(y)
-    for i, (train, test) in enumerate(splits):
-        Xtr, ytr, Xte = X.iloc[train], y[train], X.iloc[test]
-        truth.append(y[test])
-        for label, cls in {**precise, **credal}.items():
-            m = cls(epsilon=epsilon) if cls is not AODE and cls is not BMAAODE else cls()
-            m.fit(Xtr, ytr)
-            out = _align(m.predict_proba(Xte), m.classes_, classes)
-            if label in credal:
-                out = (out, _align(m.predict_set(Xte), m.classes_, classes))
-            outputs[label].append(out)
-        if progress is not None:
-            progress((i + 1) / len(splits))
-    y_all = np.concatenate(truth)
-    rows = {}
-    for label, outs in outputs.items():
-        if label in precise:
-            proba = np.vstack(outs)
-            rows[label] = {"accuracy": float(np.mean(classes[proba.argmax(axis=1)] == y_all)),
-                           "brier": brier_loss(y_all, proba, classes)}
-        else:
-            proba = np.vstack([o[0] for o in outs])
-            sets = np.vstack([o[1] for o in outs])
-            rows[label] = {"accuracy": float(np.mean(classes[proba.argmax(axis=1)] == y_all)),
-                           **credal_scores(y_all, sets, classes)}
-    columns = ["accuracy", "brier", "determinacy", "single_accuracy", "set_accuracy",
-               "indeterminate_size", "discounted_accuracy", "u65", "u80"]
-    return pd.DataFrame(rows).T.reindex(columns=columns).astype(float)
+    bma, comp = fitted(name, n_train, epsilon)
+    x = X.iloc[[row]]
+    info = instance_explanation(bma, comp, x)
+    pairs = info["pairs"].copy()
+    pairs["comp_prior"] = [("—" if p is None else ", ".join(f"{v:.3f}" for v in p))
+                           for p in pairs["comp_prior"]]
+    pairs = pairs.rename(columns={"a": "class a", "b": "class b", "bma_min_ratio": "BMA-AODE* min ratio",
+                                  "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
+                                  "comp_dominates": "a ≻ b (COMP*)",
+                                  "comp_prior": "minimising prior (COMP*)"})
+    proba_bma, proba_comp = bma.predict_proba(x)[0], comp.predict_proba(x)[0]
+    return {"instance": ", ".join(f"`{c}` = `{v}`" for c, v in x.iloc[0].items()),
+            "truth": str(y.iloc[row]), "pairs": text_table(pairs),
+            "posteriors": shared_figure(posteriors_figure(info["posteriors"], {})),
+            "bma_set": info["bma_set"], "comp_set": info["comp_set"],
+            "bma": (str(bma.classes_[proba_bma.argmax()]), float(proba_bma.max())),
+            "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}
 
 
-def _align(values: np.ndarray, have, want) -> np.ndarray:
-    """Columns of ``values`` (in ``have`` order) re-indexed to ``want`` (a class absent from a
-    training fold gets probability 0 / is not in the set)."""
-    out = np.zeros((values.shape[0], len(want)), dtype=values.dtype)
-    out[:, np.searchsorted(want, have)] = values
-    return out
+# ---------------------------------------------------------------- the comparison (a long run)
+@st.cache_data(show_spinner=False, max_entries=256)
+def comparison(name: str, epsilon: float, folds: int, repeats: int) -> pd.DataFrame:
+    """Mean over folds and sd of every indicator of the five classifiers (``summarise_comparison``),
+    under ``repeats`` × stratified ``folds``-fold CV of the whole data set, seed 0; shared by all
+    sessions, computed once per parameters (a second session asking meanwhile waits for it).
+
+    Runs in the worker processes after a place in the shared queue.  The progress bar (and the
+    queue's message) are created and emptied inside: a cached function's elements are replayed on a
+    cache hit, and an emptied element replays as nothing.
+    """
+    X, y = cached_sample(name)
+    with queued_job("comparison") as pool:
+        bar = st.progress(0.0, text="Cross-validating…")
+        try:
+            results = compare_classifiers(
+                X, y, specs=aode_specs(epsilon), n_splits=folds, n_repeats=repeats, seed=0, scheduler=pool,
+                progress=lambda done, total: bar.progress(done / total,
+                                                          text=f"Cross-validating… {done} of {total} folds"))
+        finally:
+            bar.empty()
+    return summarise_comparison(results)
+
+
+def comparison_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary as text cells "mean ± sd" (— where no fold defines the indicator)."""
+    out = {"classifier": summary["classifier"].tolist()}
+    for key, label in SHOWN_INDICATORS.items():
+        out[label] = [_mean_sd(m, s) for m, s in zip(summary[f"{key}_mean"], summary[f"{key}_std"])]
+    out["folds"] = summary["folds"].astype(int).tolist()
+    return pd.DataFrame(out)
+
+
+def _mean_sd(mean: float, sd: float) -> str:
+    if pd.isna(mean):
+        return "—"
+    return f"{mean:.3f}" if pd.isna(sd) else f"{mean:.3f} ± {sd:.3f}"

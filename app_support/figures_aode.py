@@ -1,7 +1,7 @@
 """Plotly figure builders for the page "AODE compression weights" (paper 001).
 
-Plain functions: they take tables/arrays, return ``go.Figure``, never import streamlit and do no credal
-mathematics themselves (that is ``credal_core.aode``).
+Plain functions: they take tables/arrays, return ``go.Figure`` (or text tables), never import streamlit
+and do no credal mathematics themselves (that is ``credal_core.aode``).
 """
 from __future__ import annotations
 
@@ -59,3 +59,28 @@ def posteriors_figure(posteriors: pd.DataFrame, weights: dict[str, np.ndarray]) 
                       yaxis_range=[0, 1.02], height=340, margin=dict(t=30, b=10),
                       legend=dict(orientation="h", y=-0.3))
     return fig
+
+
+def shared_figure(fig: go.Figure) -> go.Figure:
+    """``fig`` with its plotly dict computed once, for a figure cached and shown to every session:
+    ``st.plotly_chart`` reads a figure through ``to_dict``, which otherwise deep-copies it on each
+    rerun.  The figure must not be changed afterwards."""
+    spec = fig.to_dict()
+    fig.to_dict = lambda: spec
+    return fig
+
+
+def fmt(value) -> str:
+    """A table cell: numbers to 3 decimals, NaN / None as an em dash (never 'nan'), booleans yes / no."""
+    if value is None or (isinstance(value, (float, np.floating)) and not np.isfinite(value)):
+        return "—"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def text_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every cell of ``frame`` as :func:`fmt` text (what the page's tables show)."""
+    return frame.apply(lambda col: col.map(fmt))

@@ -1,91 +1,48 @@
 """Page "AODE compression weights": per-SPODE log-likelihoods, BMA posterior weights and compression
-coefficients with their credal intervals (paper 001 §2.2-2.5), the five AODE-family classifiers compared
-under repeated cross-validation, and one instance's dominance tests."""
+coefficients with their credal intervals (paper 001 §2.2-2.5), one instance's dominance tests, and
+the five AODE-family classifiers compared under repeated cross-validation (on demand)."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import pandas as pd
 import streamlit as st
 
-from app_support.cache_aode import compare, explanation, fitted, weights_table
-from app_support.cached_samples import cached_sample
+from app_support.cache_aode import (
+    EPS_MAX,
+    EPS_MIN,
+    EPS_STEP,
+    comparison,
+    comparison_view,
+    instance_view,
+    sample_rows,
+    url_state,
+    weights_view,
+)
 from app_support.data import sample_names
-from app_support.figures_aode import compression_figure, posteriors_figure, weights_figure
-from app_support.routing import hand_over_to_navigation
-
-hand_over_to_navigation()   # a shared link opened first must still run through app.py
+from app_support.long_runs import interrupted, long_run
+from app_support.page import page_setup, sync, write_url
 
 DATA_LABELS = {"synthetic_nb": "synthetic_nb (300 rows, 8 features, 3 classes)",
                "weather": "weather (14 rows, 4 features, play yes/no)"}
-EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
-K_DATA, K_EPS, K_N, K_ROW, K_FOLDS, K_REPEATS = ("aw_data", "aw_eps", "aw_n", "aw_row", "aw_folds",
-                                                 "aw_repeats")
+KEY = "aw_"        # session-state prefix of this page's widgets
 
 
-# ---------------------------------------------------------------- URL <-> widgets
-def url_number(name: str, default: float, lo: float, hi: float, *, integer: bool = False) -> float:
-    """The URL's value of ``name`` if it is a finite number in [lo, hi], else (silently) the default."""
-    try:
-        value = float(st.query_params.get(name, default))
-    except (TypeError, ValueError):
-        return default
-    if not math.isfinite(value) or not lo <= value <= hi:
-        return default
-    return int(round(value)) if integer else value
-
-
-def to_url() -> None:
-    """Mirror every widget in the URL, so a copied link reproduces the exact view."""
-    st.query_params.from_dict({
-        "data": st.session_state[K_DATA], "eps": f"{st.session_state[K_EPS]:g}",
-        "n": str(st.session_state[K_N]), "row": str(st.session_state[K_ROW]),
-        "folds": str(st.session_state[K_FOLDS]), "repeats": str(st.session_state[K_REPEATS])})
-
-
-def first_visit_defaults() -> None:
-    if K_DATA in st.session_state:
-        return
-    data = st.query_params.get("data", "synthetic_nb")
-    st.session_state[K_DATA] = data if data in sample_names() else "synthetic_nb"
-    n_rows = len(cached_sample(st.session_state[K_DATA])[0])
-    eps = url_number("eps", EPS_DEFAULT, EPS_MIN, EPS_MAX)
-    st.session_state[K_EPS] = round(round(eps / EPS_STEP) * EPS_STEP, 3)
-    st.session_state[K_N] = url_number("n", n_rows, 4, n_rows, integer=True)
-    st.session_state[K_ROW] = url_number("row", 0, 0, n_rows - 1, integer=True)
-    st.session_state[K_FOLDS] = url_number("folds", 5, 2, 10, integer=True)
-    st.session_state[K_REPEATS] = url_number("repeats", 2, 1, 10, integer=True)
-    to_url()        # the address bar shows the values in use, not invalid ones from a pasted link
+def state():
+    """The URL state of the data set chosen now (the bounds of n and row follow its rows)."""
+    chosen = st.session_state.get(KEY + "data") or url_state(1)["data"].parse(st.query_params.get("data"))
+    return url_state(sample_rows(chosen))
 
 
 def on_data_change() -> None:
-    """A new data set: reset the sizes that depend on it, then mirror the URL."""
-    n_rows = len(cached_sample(st.session_state[K_DATA])[0])
-    st.session_state[K_N] = n_rows
-    st.session_state[K_ROW] = 0
-    st.session_state[K_FOLDS] = min(st.session_state[K_FOLDS], 5 if n_rows >= 50 else 3)
-    to_url()
+    """A new data set: all its rows, its first row, at most 5 folds (3 below 50 rows); then the URL."""
+    n_rows = sample_rows(st.session_state[KEY + "data"])
+    st.session_state[KEY + "n"], st.session_state[KEY + "row"] = n_rows, 0
+    st.session_state[KEY + "folds"] = min(st.session_state[KEY + "folds"], 5 if n_rows >= 50 else 3)
+    sync(state(), KEY)()
 
 
-def fmt(value) -> str:
-    """A table cell: numbers to 3 decimals, NaN / None as an em dash (never 'nan')."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "—"
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (float, np.floating)):
-        return f"{value:.3f}"
-    return str(value)
-
-
-def text_table(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame.apply(lambda col: col.map(fmt))
-
-
-# ---------------------------------------------------------------- the page
-st.title("AODE compression weights")
+STATE = state()
+page_setup("AODE compression weights", STATE, prefix=KEY)
+write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})   # the values in use
 st.markdown(
     "AODE averages $k$ **SPODEs** — naive-Bayes-like models in which one feature $A_j$ (the "
     "*super-parent*) is a parent of all the others. Paper 001 asks how to *weight* them: by Bayesian "
@@ -110,100 +67,102 @@ st.info(
     "near $1/k = 0.125$. Then raise **ε**: the credal intervals of $\\pi_j$ shrink and BMA-AODE\\* "
     "becomes more determinate (section 3)."
 )
+name = st.selectbox("Data set", sample_names(), key=KEY + "data", format_func=lambda s: DATA_LABELS.get(s, s),
+                    on_change=on_data_change, help="Shipped sample data (sample_data/).")
+n_rows = sample_rows(name)
 
-first_visit_defaults()
-c1, c2 = st.columns(2)
-with c1:
-    name = st.selectbox("Data set", sample_names(), key=K_DATA, format_func=lambda s: DATA_LABELS.get(s, s),
-                        on_change=on_data_change, help="Shipped sample data (sample_data/).")
-X_all, y_all = cached_sample(name)
-n_rows, k = X_all.shape
-with c2:
-    epsilon = st.slider("ε (prior lower bound of every SPODE; prior of the null model)", EPS_MIN, EPS_MAX,
-                        step=EPS_STEP, format="%.3f", key=K_EPS, on_change=to_url,
+
+@st.fragment
+def models_and_instance() -> None:
+    """ε, training rows, sections 1 and 2: moving a slider reruns this part only (cached per value)."""
+    c1, c2 = st.columns(2)
+    epsilon = c1.slider("ε (prior lower bound of every SPODE; prior of the null model)", EPS_MIN, EPS_MAX,
+                        step=EPS_STEP, format="%.3f", key=KEY + "eps", on_change=sync(STATE, KEY),
                         help="0.01 in paper 001. The credal sets need (k+1)·ε ≤ 1.")
-n_train = st.slider("Training rows (a fixed random subset)", 4, n_rows, key=K_N, on_change=to_url,
-                    help="The models of sections 1 and 2 are fitted on this many rows.")
+    n_train = c2.slider("Training rows (a fixed random subset)", 4, n_rows, key=KEY + "n",
+                        on_change=sync(STATE, KEY), help="The models of sections 1 and 2 are fitted on this "
+                                                         "many rows.")
+    try:
+        view = weights_view(name, int(n_train), float(epsilon))
+    except ValueError as exc:              # e.g. one class in a tiny subset, or epsilon too large
+        st.error(f"Cannot fit the models: {exc}")
+        return
+    table, k = view["table"], len(view["table"])
 
-try:
-    table = weights_table(name, n_train, float(epsilon))
-    bma, comp = fitted(name, n_train, float(epsilon))
-except ValueError as exc:              # e.g. one class in a tiny subset, or epsilon too large
-    st.error(f"Cannot fit the models: {exc}")
-    st.stop()
+    st.header("1. One weight per SPODE")
+    st.plotly_chart(view["weights"], key="weights_chart", width="stretch")
+    st.markdown(
+        f"BMA's largest weight is **{table['bma_weight'].max():.3f}**; compression's is "
+        f"**{table['comp_weight'].max():.3f}** (uniform would be {1 / k:.3f}). Null model: "
+        f"$LL_0 = -nH(C) = {view['null_ll']:.2f}$ on n = {n_train} rows.")
+    st.plotly_chart(view["compression"], key="compression_chart", width="stretch")
+    st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s credal set "
+               "(eq. 10; with a single feature eq. 9 fixes its prior at 1−ε and the range is a point). A "
+               "SPODE whose upper end is ≤ 0 is dropped by COMP-AODE*. A kept SPODE whose lower end is < 0 "
+               "gets a negative weight at some priors, and its vote then counts against the class it "
+               "prefers: that is eq. 12 as printed, which we keep (it needs LL_j < LL_0, i.e. a SPODE "
+               "fitting worse than the null model; none does on the shipped sample data).")
+    st.table(view["text"])
 
-# ---- 1. per-SPODE weights
-st.header("1. One weight per SPODE")
-st.plotly_chart(weights_figure(table), key="weights_chart", width="stretch")
-top = float(table["bma_weight"].max())
-st.markdown(
-    f"BMA's largest weight is **{top:.3f}**; compression's is **{table['comp_weight'].max():.3f}** "
-    f"(uniform would be {1 / k:.3f}). Null model: $LL_0 = -nH(C) = {comp.null_log_likelihood_:.2f}$ "
-    f"on n = {n_train} rows."
-)
-st.plotly_chart(compression_figure(table), key="compression_chart", width="stretch")
-st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s credal set "
-           "(eq. 10; with a single feature eq. 9 fixes its prior at 1−ε and the range is a point). A SPODE "
-           "whose upper end is ≤ 0 is dropped by COMP-AODE*. A kept SPODE whose lower end is < 0 gets a "
-           "negative weight at some priors, and its vote then counts against the class it prefers: that "
-           "is eq. 12 as printed, which we keep (it needs LL_j < LL_0, i.e. a SPODE fitting worse than "
-           "the null model; none does on the shipped sample data).")
-shown = table.rename(columns={
-    "super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
-    "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower", "pi_high": "π_j upper",
-    "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
-    "credal_feasible": "credal-feasible (upper > 0)"})
-st.table(text_table(shown))
+    st.header("2. One instance: the dominance tests")
+    row = st.number_input("Row of the data set", 0, n_rows - 1, key=KEY + "row", on_change=sync(STATE, KEY),
+                          step=1)
+    info = instance_view(name, int(n_train), float(epsilon), int(row))
+    st.markdown(f"Instance: {info['instance']} (true class `{info['truth']}`)")
+    st.plotly_chart(info["posteriors"], key="posteriors_chart", width="stretch")
+    st.latex(r"a \succ b \iff \min_{P(S)} \frac{\sum_j P(a\mid \tilde{\mathbf a}, s_j)\,w_j(P)}"
+             r"{\sum_j P(b\mid \tilde{\mathbf a}, s_j)\,w_j(P)} > 1")
+    st.table(info["pairs"])
+    (bma_label, bma_p), (comp_label, comp_p) = info["bma"], info["comp"]
+    st.success(f"BMA-AODE* returns {{{', '.join(info['bma_set'])}}} (BMA-AODE: `{bma_label}`, "
+               f"P = {bma_p:.3f}); COMP-AODE* returns {{{', '.join(info['comp_set'])}}} "
+               f"(COMP-AODE: `{comp_label}`, P = {comp_p:.3f}).")
+    st.caption("BMA-AODE*'s minimum is at a vertex of the credal set (one SPODE at 1−(k̃−1)ε, the rest at "
+               "ε); COMP-AODE*'s is computed in closed form (water-filling; Dinkelbach's method for the "
+               "ratio shown), no numerical solver. A verdict “a ≻ b” needs the minimum to beat 1 by more "
+               "than a relative 10⁻¹²: a margin that small is treated as a tie, which can keep an extra "
+               "class in the set but never removes one.")
 
-# ---- 2. one instance
-st.header("2. One instance: the dominance tests")
-row = st.number_input("Row of the data set", 0, n_rows - 1, key=K_ROW, on_change=to_url, step=1)
-x = X_all.iloc[[int(row)]]
-st.markdown("Instance: " + ", ".join(f"`{c}` = `{v}`" for c, v in x.iloc[0].items())
-            + f" (true class `{y_all.iloc[int(row)]}`)")
-info = explanation(name, n_train, float(epsilon), int(row))
-st.plotly_chart(posteriors_figure(info["posteriors"], {}), key="posteriors_chart", width="stretch")
-st.latex(r"a \succ b \iff \min_{P(S)} \frac{\sum_j P(a\mid \tilde{\mathbf a}, s_j)\,w_j(P)}"
-         r"{\sum_j P(b\mid \tilde{\mathbf a}, s_j)\,w_j(P)} > 1")
-pairs = info["pairs"].copy()
-pairs["comp_prior"] = [("—" if p is None else ", ".join(f"{v:.3f}" for v in p)) for p in pairs["comp_prior"]]
-pairs = pairs.rename(columns={"a": "class a", "b": "class b", "bma_min_ratio": "BMA-AODE* min ratio",
-                              "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
-                              "comp_dominates": "a ≻ b (COMP*)", "comp_prior": "minimising prior (COMP*)"})
-st.table(text_table(pairs))
-proba_bma = bma.predict_proba(x)[0]
-proba_comp = comp.predict_proba(x)[0]
-st.success(f"BMA-AODE* returns {{{', '.join(info['bma_set'])}}} (BMA-AODE: `{bma.predict(x)[0]}`, "
-           f"P = {proba_bma.max():.3f}); COMP-AODE* returns {{{', '.join(info['comp_set'])}}} "
-           f"(COMP-AODE: `{comp.predict(x)[0]}`, P = {proba_comp.max():.3f}).")
-st.caption("BMA-AODE*'s minimum is at a vertex of the credal set (one SPODE at 1−(k̃−1)ε, the rest at ε); "
-           "COMP-AODE*'s is computed in closed form (water-filling; Dinkelbach's method for the ratio "
-           "shown), no numerical solver. A verdict “a ≻ b” needs the minimum to beat 1 by more than a "
-           "relative 10⁻¹²: a margin that small is treated as a tie, which can keep an extra class in the "
-           "set but never removes one.")
 
-# ---- 3. comparison
-st.header("3. The five classifiers under repeated stratified cross-validation")
-c3, c4 = st.columns(2)
-with c3:
-    folds = st.slider("Folds", 2, 10, key=K_FOLDS, on_change=to_url)
-with c4:
-    repeats = st.slider("Repeats", 1, 10, key=K_REPEATS, on_change=to_url)
-if folds > n_rows:       # the splitter deals each class round-robin: it only needs folds <= rows
-    st.error(f"{folds} folds is more than the {n_rows} rows of the data set; choose fewer folds.")
-    st.stop()
-bar = st.progress(0.0, text="cross-validating…")
-try:
-    results = compare(name, float(epsilon), int(folds), int(repeats),
-                      progress=lambda f: bar.progress(f, text=f"cross-validating… {f:.0%}"))
-except ValueError as exc:
-    bar.empty()
-    st.error(f"Cannot cross-validate: {exc}")
-    st.stop()
-bar.progress(1.0, text=f"{folds}-fold cross-validation × {repeats} on all {n_rows} rows: done")
-results = results.rename(columns={"single_accuracy": "single acc.", "set_accuracy": "set acc.",
-                                  "indeterminate_size": "indet. size", "discounted_accuracy": "disc. acc."})
-st.table(text_table(results.reset_index(names="classifier")))
-st.caption("Accuracy of a credal classifier is its precise counterpart's. Brier = mean (1 − P(true class))². "
-           "u65, u80: utility-discounted accuracy, u(½) = 0.65 / 0.80. “—”: nothing to average (e.g. no "
-           "indeterminate prediction).")
+@st.fragment
+def comparison_section() -> None:
+    """Section 3: the five classifiers under repeated CV, run on demand in the worker processes."""
+    st.header("3. The five classifiers under repeated stratified cross-validation")
+    c3, c4, c5 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    folds = c3.slider("Folds", 2, 10, key=KEY + "folds", on_change=sync(STATE, KEY))
+    repeats = c4.slider("Repeats", 1, 10, key=KEY + "repeats", on_change=sync(STATE, KEY))
+    run = c5.button("Run comparison", key=KEY + "run", type="primary",
+                    help="Cross-validates the five classifiers with the ε chosen above, on all rows.")
+    epsilon = float(st.session_state[KEY + "eps"])
+    if interrupted(KEY, run):
+        st.warning("The last comparison was stopped before it finished; press **Run comparison** to "
+                   "start it again.")
+    if run and folds > n_rows:     # the splitter deals each class round-robin: it only needs folds <= rows
+        st.error(f"{folds} folds is more than the {n_rows} rows of the data set; choose fewer folds.")
+    elif run:
+        try:
+            with long_run(KEY, "Stop", "Stops the cross-validation (nothing is kept)."):
+                summary = comparison(name, epsilon, int(folds), int(repeats))
+            st.session_state[KEY + "result"] = (name, epsilon, int(folds), int(repeats), summary)
+        except ValueError as exc:
+            st.error(f"Cannot cross-validate: {exc}")
+    shown = st.session_state.get(KEY + "result")
+    if shown is None or shown[0] != name:
+        st.caption(f"Press **Run comparison** to cross-validate AODE, BMA-AODE, COMP-AODE, BMA-AODE* and "
+                   f"COMP-AODE* on all {n_rows} rows of {name} with the ε above (a few seconds; the result "
+                   "is kept for everyone who asks for the same settings).")
+        return
+    data, eps, k, r, summary = shown
+    st.markdown(f"**{data}**, all {n_rows} rows, ε = {eps:.3f}: {k}-fold stratified cross-validation × {r} "
+                f"(seed 0) — **mean over the {k * r} folds ± standard deviation**.")
+    st.table(comparison_view(summary).set_index("classifier"))
+    st.caption("Each number is the mean over folds of the fold's indicator, ± its standard deviation over "
+               "the folds (the product's one rule: the Compare page gives the same numbers for the same "
+               "protocol); an indicator undefined in a fold (e.g. set accuracy with no indeterminate "
+               "prediction) is left out of that fold's mean, and “—” means no fold defines it. Accuracy "
+               "of a credal classifier is its precise counterpart's. Brier = mean (1 − P(true class))². "
+               "u65, u80: utility-discounted accuracy, u(½) = 0.65 / 0.80.")
+
+
+models_and_instance()
+comparison_section()
