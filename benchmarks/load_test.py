@@ -630,6 +630,7 @@ class Outcome:
     reruns: list[float] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)
     bytes_received: int = 0
+    cut: int = 0          # moves not made: the scenario's deadline had passed
 
     def absorb(self, student: Student, first: float | None, reruns: list[float]) -> None:
         if first is not None:
@@ -640,8 +641,10 @@ class Outcome:
 
 
 async def slider_student(url: str, spec: PageSpec, outcome: Outcome, moves: int, interval: float,
-                         delay: float, seed: int, timeout: float, start_moving: asyncio.Event | None = None):
-    """Open ``spec``'s page, wait for the first render, move its widget ``moves`` times."""
+                         delay: float, seed: int, timeout: float, start_moving: asyncio.Event | None = None,
+                         deadline: float | None = None):
+    """Open ``spec``'s page, wait for the first render, move its widget ``moves`` times (no new move after
+    ``deadline``, a ``time.monotonic()`` value: the moves left are counted in ``outcome.cut``)."""
     rng = random.Random(seed)
     await asyncio.sleep(delay)
     student = Student(url, timeout)
@@ -651,8 +654,11 @@ async def slider_student(url: str, spec: PageSpec, outcome: Outcome, moves: int,
         widget = student.find_for(spec)
         if start_moving is not None:
             await start_moving.wait()
-        for _ in range(moves):
+        for done in range(moves):
             await asyncio.sleep(interval * rng.uniform(0.8, 1.2))
+            if deadline is not None and time.monotonic() > deadline:
+                outcome.cut += moves - done
+                break
             reruns.append(await student.move(widget, rng))
             widget = student.find_for(spec)       # re-read: ids and values come from the newest render
     except Exception as problem:
@@ -713,7 +719,7 @@ def scenario_row(name: str, students: int, server: str, groups: dict[str, Outcom
     for group, outcome in groups.items():
         row["groups"][group] = {
             "first_render": latency_summary(outcome.first), "rerun": latency_summary(outcome.reruns),
-            "errors": len(outcome.errors), "error_samples": outcome.errors[:5],
+            "errors": len(outcome.errors), "error_samples": outcome.errors[:5], "moves_cut": outcome.cut,
             "kb_received_per_student": outcome.bytes_received / 1024 / max(students, 1)}
     judged_group = row["groups"][judged]
     row["first_render"], row["rerun"] = judged_group["first_render"], judged_group["rerun"]
@@ -728,13 +734,14 @@ def _fmt(summary: dict) -> str:
 
 
 TABLE_HEADER = (f"{'scenario':<34} {'stud':>4} {'server':<10} {'first p50    p95    max':>22} "
-                f"{'rerun p50    p95    max':>22} {'err':>4} {'cpu s':>7} {'rss MB':>7} {'wall s':>7}")
+                f"{'rerun p50    p95    max':>22} {'n':>4} {'err':>4} {'cpu s':>7} {'rss MB':>7} "
+                f"{'wall s':>7} {'load':>5}")
 
 
 def table_line(row: dict) -> str:
     return (f"{row['scenario']:<34} {row['students']:>4} {row['server']:<10} {_fmt(row['first_render']):>22} "
-            f"{_fmt(row['rerun']):>22} {row['errors']:>4} {row['server_cpu_s']:7.1f} "
-            f"{row['server_rss_peak_mb']:7.0f} {row['wall_s']:7.1f}")
+            f"{_fmt(row['rerun']):>22} {row['rerun']['n']:>4} {row['errors']:>4} {row['server_cpu_s']:7.1f} "
+            f"{row['server_rss_peak_mb']:7.0f} {row['wall_s']:7.1f} {row['load_average_1min']:5.1f}")
 
 
 # ---------------------------------------------------------------- scenarios
@@ -762,8 +769,10 @@ async def page_scenario(url: str, name: str, students: int, args, tree, server: 
         jobs = [compare_student(url, outcome, rng.uniform(0, ramp), base + i, args.timeout)
                 for i in range(students)]
     else:
+        deadline = time.monotonic() + args.deadline if args.deadline else None
         jobs = [slider_student(url, PAGES[name], outcome, args.moves, args.interval, rng.uniform(0, ramp),
-                               rng.randint(0, 2**31), args.timeout) for i in range(students)]
+                               rng.randint(0, 2**31), args.timeout, deadline=deadline)
+                for _ in range(students)]
     measures = await measured(tree, asyncio.gather(*jobs))
     return scenario_row(name, students, server, {name: outcome}, measures, name)
 
@@ -963,6 +972,9 @@ def parse_args(argv=None):
     run.add_argument("--mixed-sliders", type=int, default=20)
     run.add_argument("--compare-timeout", type=float, default=900.0,
                      help="seconds for one comparison in the mixed class (default 900)")
+    run.add_argument("--deadline", type=float,
+                     help="seconds after a scenario's start when students stop starting new moves (runs in "
+                          "flight finish; the moves left are reported as moves_cut); default: none")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--no-warm-up", action="store_true",
                      help="skip opening each page once before measuring (cold imports and caches)")

@@ -35,7 +35,7 @@ def app_url():
 
 def test_two_students_move_the_home_slider(app_url):
     url, pid = app_url
-    args = argparse.Namespace(ramp=0.2, seed=0, moves=2, interval=0.2, timeout=120.0)
+    args = argparse.Namespace(ramp=0.2, seed=0, moves=2, interval=0.2, timeout=120.0, deadline=None)
     row = asyncio.run(page_scenario(url, "home", 2, args, ProcessTree(pid), "app"))
     assert row["errors"] == 0, row["groups"]["home"]["error_samples"]
     assert row["first_render"]["n"] == 2
