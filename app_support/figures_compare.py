@@ -66,3 +66,22 @@ def utilities_figure(summary: pd.DataFrame, title: str = "") -> go.Figure:
 def figure_html(fig: go.Figure) -> bytes:
     """The figure as a standalone HTML file (plotly.js embedded: opens offline)."""
     return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
+
+
+INDICATOR_NAMES = {
+    "accuracy": "Accuracy", "brier": "Brier loss", "determinacy": "Determinacy",
+    "single_accuracy": "Single acc.", "set_accuracy": "Set acc.", "indeterminate_size": "Indet. size",
+    "discounted_accuracy": "Discounted acc.", "u65": "u65", "u80": "u80", "nbc_i": "Precise acc. (indet.)",
+}
+
+
+def summary_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """Mean ± sd over folds per indicator, as text (percentages; Brier loss and set size as numbers)."""
+    view = pd.DataFrame({"classifier": summary["classifier"]})
+    for key, name in INDICATOR_NAMES.items():
+        scale, digits = (1, 3) if key in ("brier", "indeterminate_size") else (100, 1)
+        mean, std = summary[f"{key}_mean"] * scale, summary[f"{key}_std"] * scale
+        view[name] = ["—" if pd.isna(m) else f"{m:.{digits}f}" + ("" if pd.isna(d) else f" ± {d:.{digits}f}")
+                      for m, d in zip(mean, std)]
+    view["folds"] = summary["folds"]
+    return view

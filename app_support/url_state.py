@@ -155,13 +155,15 @@ class Numbers:
 
 @dataclass(frozen=True)
 class Names:
-    """A list of names (``sep``-separated); with ``options``, unknown names are dropped."""
+    """A list of names (``sep``-separated); with ``options``, unknown names are dropped (and with
+    ``empty_is_default``, a list left empty by that gives the default)."""
 
     name: str
     default: tuple = ()
     options: tuple | None = None
     sep: str = ","
     max_items: int = 200
+    empty_is_default: bool = False
 
     def parse(self, raw: str | None) -> tuple:
         if raw is None:
@@ -172,6 +174,8 @@ class Names:
         if self.options is not None:
             allowed = {str(o): o for o in self.options}
             names = [allowed[n] for n in names if n in allowed]
+        if not names and self.empty_is_default:
+            return tuple(self.default)
         return tuple(dict.fromkeys(names))
 
     def format(self, value) -> str:

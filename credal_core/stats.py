@@ -25,8 +25,8 @@ from scipy import stats
 
 from ._checks import check_integer
 
-__all__ = ["DECIMALS", "FriedmanResult", "ranks_per_dataset", "wilcoxon_pairs", "friedman_test",
-           "nemenyi_critical_difference", "nemenyi_groups"]
+__all__ = ["AcrossDatasets", "across_datasets", "DECIMALS", "FriedmanResult", "ranks_per_dataset",
+           "wilcoxon_pairs", "friedman_test", "nemenyi_critical_difference", "nemenyi_groups"]
 
 DECIMALS = 12
 
@@ -400,3 +400,32 @@ def _check_average_ranks(average_ranks) -> pd.Series:
     if not np.isfinite(values.to_numpy()).all():
         raise ValueError("average_ranks must be finite numbers")
     return values
+
+
+@dataclass(frozen=True)
+class AcrossDatasets:
+    """Classifiers compared across data sets on one indicator (001 §3, Demšar 2006)."""
+
+    scores: pd.DataFrame                 # data sets × classifiers (the indicator's mean over folds)
+    left_out: list                       # classifiers without a score on some data set
+    friedman: FriedmanResult | None      # None with fewer than two classifiers left
+    critical_difference: float | None    # Nemenyi, α = 0.05
+    pairs: pd.DataFrame | None           # Wilcoxon signed-rank test of every pair
+
+
+def across_datasets(summaries: dict, indicator: str) -> AcrossDatasets:
+    """Friedman, Nemenyi and Wilcoxon on ``indicator`` from per-data-set summaries.
+
+    ``summaries`` maps a data set's name to its summary table (a ``classifier`` column and
+    ``<indicator>_mean``).  A classifier without a score on some data set (e.g. it failed there) is
+    left out, and said so; with fewer than two classifiers left no test is run.
+    """
+    scores = pd.DataFrame({name: table.set_index("classifier")[f"{indicator}_mean"]
+                           for name, table in summaries.items()}).T
+    left_out = [c for c in scores.columns if scores[c].isna().any()]
+    scores = scores.drop(columns=left_out)
+    if scores.shape[1] < 2:
+        return AcrossDatasets(scores, left_out, None, None, None)
+    result = friedman_test(scores)
+    cd = nemenyi_critical_difference(result.n_datasets, result.n_classifiers)
+    return AcrossDatasets(scores, left_out, result, cd, wilcoxon_pairs(scores))

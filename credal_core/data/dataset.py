@@ -62,7 +62,7 @@ def choose_columns(table: LoadedTable, class_column: str, *, drop_id_like: bool 
         raise CsvProblem(f"no feature column is left{hint}")
     keep = frame[class_column].notna()
     if info["missing_rows"]:
-        notes.append(f"{info['missing_rows']} rows without a class left out")
+        notes.append(f"{info['missing_rows']} rows without a class are left out")
     if info["rare"]:
         notes.append(f"classes seen once only cannot be cross-validated; their rows are left out: "
                      f"{', '.join(map(str, info['rare'][:5]))}")

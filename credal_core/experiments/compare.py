@@ -163,8 +163,11 @@ def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
     labels = np.asarray(pd.Series(y, dtype=object).astype(str))
     if len(labels) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(labels)}")
-    classes = np.unique(labels)
-    if classes.size < 2:
+    # classes declared by the data (a Categorical column, e.g. an ARFF header) stay classes even
+    # without a row: |C| is the declared one, as in JNCC2
+    declared = list(y.cat.categories) if isinstance(getattr(y, "dtype", None), pd.CategoricalDtype) else []
+    classes = np.unique(np.concatenate([labels, np.asarray(declared, dtype=object).astype(str)]))
+    if np.unique(labels).size < 2:
         raise ValueError("the class column has fewer than two classes")
     specs = tuple(available_classifiers() if specs is None else specs)
     if not specs:

@@ -1,0 +1,65 @@
+"""Cached computations of the page "Compare on your data" (streamlit caching around credal_core)."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from app_support.jobs import queued_job
+from credal_core.data.csv_loader import CsvLimits, CsvProblem, neutralise_formulas, read_csv_bytes
+from credal_core.experiments.compare import ClassifierSpec, available_classifiers, compare_classifiers
+
+LIMITS = CsvLimits(max_bytes=20 * 1024 * 1024, max_rows=20_000, max_columns=300, max_levels=200)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def load_table(data: bytes, name: str) -> tuple[object, str]:
+    """(LoadedTable, "") or (None, the problem in words) — cached by the file's bytes and name."""
+    try:
+        return read_csv_bytes(data, LIMITS, name=name), ""
+    except CsvProblem as problem:
+        return None, str(problem)
+
+
+def specs(labels: list[str], s: float, eps: float, alpha: float) -> tuple[ClassifierSpec, ...]:
+    """The chosen classifiers with this page's parameters (s for the NCCs, ε for NCC_ε, α for LNCC)."""
+    out = []
+    for spec in available_classifiers():
+        if spec.label in labels:
+            params = dict(spec.params)
+            if spec.estimator in ("NCC", "NaiveBayes"):
+                params["s"] = s
+            if spec.label.startswith("NCC_ε"):
+                params["epsilon"] = eps
+            if spec.estimator == "LNCC":
+                params["alpha"] = alpha
+            out.append(ClassifierSpec(spec.label, spec.estimator, params))
+    return tuple(out)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def run_comparison(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple, non_mar: tuple,
+                   settings_json: str, title: str) -> pd.DataFrame:
+    """Per-fold indicators of every chosen classifier on one data set, shared by all sessions and computed
+    in the worker processes (app_support.jobs); ``data_key`` names the file and the columns taken, so the
+    table (``_X``, ``_y``) is not hashed on every rerun.  The bar lives and dies in here: a cache hit
+    replays nothing."""
+    settings = json.loads(settings_json)
+    with queued_job("comparison") as pool:
+        bar = st.progress(0.0, text=f"{title}: cross-validating…")
+        try:
+            return compare_classifiers(
+                _X, _y, numeric=list(numeric), specs=specs(settings["clf"], settings["s"], settings["eps"],
+                                                            settings["alpha"]),
+                n_splits=settings["folds"], n_repeats=settings["repeats"], discretiser=settings["disc"],
+                n_bins=settings["bins"], missing=settings["missing"], non_mar=list(non_mar),
+                seed=settings["seed"], scheduler=pool,
+                progress=lambda done, total: bar.progress(done / total,
+                                                          text=f"{title}: fold {done} of {total}"))
+        finally:               # a refused data set or a Stop: no half-filled bar left behind
+            bar.empty()
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    return neutralise_formulas(frame).to_csv(index=False).encode("utf-8")
