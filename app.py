@@ -5,7 +5,9 @@ Run with ``bash scripts/app.sh`` (or ``.venv/bin/streamlit run app.py``).
 
 import streamlit as st
 
-st.set_page_config(page_title="Credal classification explorer", layout="wide")
+# A local page icon: without one, each page's Material icon becomes the tab's favicon and the browser
+# fetches it from a public font host — a classroom may have no internet, and visits must not leak.
+st.set_page_config(page_title="Credal classification explorer", page_icon="🧮", layout="wide")
 
 navigation = st.navigation(
     [
