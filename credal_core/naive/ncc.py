@@ -317,7 +317,9 @@ class _Sides:
         intervals = []
         for lo, hi in zip(points[:-1], points[1:]):
             mid = 0.5 * (lo + hi)
-            best = tuple(int(np.argmin(np.log(qa) - np.log(qb + sigma * mid))) for qa, qb in curves.values())
+            with np.errstate(divide="ignore"):       # blocked features (a zero count) are never used
+                best = tuple(int(np.argmin(np.log(qa) - np.log(qb + sigma * mid)))
+                             for qa, qb in curves.values())
             if intervals and intervals[-1][2] == best:
                 intervals[-1][1] = hi
             else:
