@@ -23,28 +23,58 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
     :math:`\sum_{f_j} t(c, f_j) = t(c)`) with Perks' prior (000 §2.2, after Corani and Benavoli).
     ``epsilon=0`` is Zaffalon's NCC; ``epsilon=1`` is the Perks NBC.
 
-    **Exact solution.** Write :math:`N(\cdot) = n(\cdot) + s\epsilon\,t_{\rm Perks}(\cdot)` and
-    :math:`\sigma = s(1-\epsilon)`: NCC_ε is Zaffalon's IDM with strength σ on the counts N.  The
-    infimum sets :math:`u(a, \tilde f_j) = 0`, :math:`u(b, \tilde f_j) = u(b) = x` and, when there are
-    two or more features, :math:`u(a) = 1 - x`, leaving the one-dimensional problem
+    **Missing values at random (default; Zaffalon's NCC2, JNCC2's convention).**  Under MAR the
+    likelihood of the observed cells factorises, so the data on feature ``j`` given class ``c`` are
+    the :math:`n_j(c)` class-``c`` rows where ``j`` is present, and the IDM's conditional of ``j``
+    is :math:`\theta_{f_j|c} = (n(c, f_j) + s\,t(c, f_j)) / (n_j(c) + s\,t(c))`; a missing test
+    value is summed out (factor 1).  With complete data :math:`n_j(c) = n(c)`.
+
+    **Exact solution.** Write :math:`N(\cdot) = n(\cdot) + s\epsilon\,t_{\rm Perks}(\cdot)`,
+    :math:`N_j(c) = n_j(c) + s\epsilon/|C|` and :math:`\sigma = s(1-\epsilon)`: NCC_ε is Zaffalon's
+    IDM with strength σ on the counts N.  For any ``u``, the ratio grows with :math:`u(a, \tilde f_j)`
+    and falls with :math:`u(b, \tilde f_j)`, so the infimum sets :math:`u(a, \tilde f_j) = 0` and
+    :math:`u(b, \tilde f_j) = u(b) = x`; class ``a``'s part :math:`(N(a)+\sigma z)/\prod_j
+    (N_j(a)+\sigma z)` then decreases in :math:`z = u(a)` (as :math:`N_j(a) \le N(a)`), so
+    :math:`u(a) = 1 - x` when a feature takes part.  Over the active features ``j`` (present, and
+    not single-valued: see below) this leaves
 
     .. math::
-        \min_{x \in [0, 1]} h(x) = (m-1)\log\frac{N(b) + \sigma x}{N(a) + \sigma(1-x)}
-            + \sum_j \log N(a, \tilde f_j) - \sum_j \log\big(N(b, \tilde f_j) + \sigma x\big).
+        \min_{x \in [0, 1]} h(x) = \log\frac{N(a) + \sigma(1-x)}{N(b) + \sigma x}
+            + \sum_j \log\frac{N(a, \tilde f_j)}{N_j(a) + \sigma(1-x)}
+            - \sum_j \log\frac{N(b, \tilde f_j) + \sigma x}{N_j(b) + \sigma x}
 
-    For ``m >= 1``, ``h`` is convex (its second derivative is at least
-    :math:`\sum_j \sigma^2/(N(b,\tilde f_j)+\sigma x)^2 - (m-1)\sigma^2/(N(b)+\sigma x)^2 \ge 0`
-    because :math:`N(b, \tilde f_j) \le N(b)`), so ``a`` dominates ``b`` iff ``min h > 0``.  The
-    minimum is decided from its end points and tangents when possible, otherwise located by bracketed
-    Newton iteration on ``h'`` to machine precision — no grid.  A zero count
-    :math:`N(a, \tilde f_j) = 0` makes the infimum 0 (000 §2.2, zero-count issue (a)).  A feature
-    with a single value in training cannot move prior mass off the instance's value, so it
-    contributes the factor 1 and ``m`` counts the other features only; with ``m = 0`` the
-    infimum is :math:`N(a)/(N(b)+\sigma)`, at x = 1 (``h`` decreases).
+    (with complete data, :math:`(m-1)\log\frac{N(b)+\sigma x}{N(a)+\sigma(1-x)} + \sum_j \log
+    N(a, \tilde f_j) - \sum_j \log(N(b, \tilde f_j) + \sigma x)`).  ``h`` is convex: its second
+    derivative over :math:`\sigma^2` is :math:`\frac{1}{(N(b)+\sigma x)^2} - \frac{1}{(N(a)+\sigma
+    (1-x))^2} + \sum_j \frac{1}{(N_j(a)+\sigma(1-x))^2} + \sum_j \big[\frac{1}{(N(b,\tilde f_j)+
+    \sigma x)^2} - \frac{1}{(N_j(b)+\sigma x)^2}\big] \ge 0` because :math:`N_j(a) \le N(a)` and
+    :math:`N(b, \tilde f_j) \le N_j(b)`; with no active feature ``h`` decreases and the infimum
+    :math:`N(a)/(N(b)+\sigma)` is at x = 1.  So ``a`` dominates ``b`` iff ``min h > 0``, decided
+    from the end points and tangents when possible, otherwise located by bracketed Newton
+    iteration on ``h'`` to machine precision — no grid.  A zero count :math:`N(a, \tilde f_j) = 0`
+    makes the infimum 0 (000 §2.2, zero-count issue (a)).  A feature with a single value in
+    training cannot move prior mass off the instance's value, so it contributes the factor 1.
+
+    **Features declared non-MAR (NCC2's conservative inference rule; Corani and Zaffalon, JMLR
+    2008).**  A missing cell of such a feature may hide any value of :math:`F_j`; ``a`` dominates
+    ``b`` iff it does for every completion, i.e. iff the infimum over completions and priors
+    exceeds 1.  *Training* (``non_mar_training``): completing the data changes only feature ``j``'s
+    counts, each completed row counts in :math:`n(c)`, and for every prior the ratio grows with
+    :math:`n(a, \tilde f_j)` and falls with :math:`n(b, \tilde f_j)`; the least favourable
+    completion (the same for every prior) gives ``a``'s missing cells other values and ``b``'s the
+    instance's value: :math:`N(a, \tilde f_j)` as observed and :math:`N(b, \tilde f_j) + m_j(b)`,
+    both over :math:`N_j(c) = N(c)` — the formula above with those counts, still convex.
+    *Testing* (``non_mar_testing``): a missing value may be any :math:`v \in F_j`, shared by both
+    classes; for fixed x its term is :math:`\min_v [\log N(a, v) - \log(N(b, v) + \sigma x)]`.  Two
+    such curves cross at most once, so between consecutive crossing points (computed in closed
+    form) the minimising values are fixed and ``h`` is the convex objective of one completed
+    instance: the exact minimum is the smallest of the per-interval minima (JNCC2's "crossing
+    points").  These are the rules JNCC2 implements; on its example files the sets agree instance
+    by instance.
 
     Sets shrink as ``epsilon`` grows, and as ``s`` falls when ``epsilon = 0``; with ``epsilon > 0``
     they need not be nested in ``s``, because the Perks part :math:`s\epsilon` moves the centre of
-    the prior set as well as its size.
+    the prior set as well as its size.  They never shrink when a feature is declared non-MAR.
 
     Parameters
     ----------
@@ -52,6 +82,12 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         Number of hidden instances of the IDM (> 0).
     epsilon : float, default=0.0
         Contamination with Perks' prior, in [0, 1].
+    non_mar_training, non_mar_testing : list of str or int, default=()
+        Features (names or column positions) whose missing values in the training data / in the
+        instances to classify are not missing at random (JNCC2's ``NonMar.txt``).
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`F_j`: values seen in training, a pandas Categorical column's declared categories, or
+        explicit per-feature value lists (see :meth:`CountTables.from_data`).
 
     Examples
     --------
