@@ -9,8 +9,11 @@ this threshold plane (004 §4), under the Euclidean or the Chebyshev distance.  
 at the k-th smallest distance are all counted (categorical data put many instances on the same point),
 so the choice does not depend on the order of the training rows.
 
-:func:`sequential_forward_selection` chooses the two subsets as 004 does (the best and the
-second-best subset found by SFS), and :mod:`credal_core.experiments.paper_004` runs 004's experiments.
+The pieces live beside this module: :mod:`.encoded` (the data encoded once, counts cached per set
+of training rows), :mod:`.plane` (neighbourhoods on the threshold plane, the protocol's inner loops)
+and :mod:`.sfs` (004's sequential forward selection, which chooses the two subsets);
+:mod:`credal_core.experiments.paper_004` runs 004's experiments.  The names the experiments use are
+re-exported here.
 """
 from __future__ import annotations
 
@@ -21,268 +24,29 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.counts import CountTables, as_frame, check_labels, union_categories
+from ..data.counts import as_frame, check_labels
 from ..naive.naive_bayes import NaiveBayes
-from ..resampling import repeated_stratified_kfold
+from .encoded import EncodedData, class_values, resolve_features
+from .plane import (
+    DISTANCES,
+    cv_accuracy_by_k,
+    distinct_thresholds,
+    fit_pair,
+    neighbour_rows,
+    neighbourhood_counts,
+    pair_scores,
+    selector_hits,
+)
+from .sfs import best_two_subsets, forward_selection, sequential_forward_selection
 
 __all__ = ["ThresholdSelector", "sequential_forward_selection", "best_two_subsets", "resolve_features",
-           "DISTANCES", "DEFAULT_K_GRID", "cv_accuracy_by_k", "selector_hits"]
+           "DISTANCES", "DEFAULT_K_GRID", "cv_accuracy_by_k", "selector_hits", "class_values", "EncodedData",
+           "fit_pair", "pair_scores"]
 
-DISTANCES = ("euclidean", "chebyshev")
 DEFAULT_K_GRID = tuple(range(2, 21))          # 004 Fig. 3 varies k from 2 to 20
 TRAINING_THRESHOLDS = ("resubstitution", "cross_validation")
 
 
-# ---------------------------------------------------------------------------------------- helpers
-def resolve_features(frame: pd.DataFrame, features, *, what: str) -> list:
-    """Column labels of ``frame`` named by ``features`` (labels, or integer positions if not labels)."""
-    if isinstance(features, (str, bytes)) or not hasattr(features, "__iter__"):
-        raise ValueError(f"{what} must be a list of column names or positions; got {features!r}")
-    chosen = []
-    columns = list(frame.columns)
-    for item in features:
-        if item in columns:
-            chosen.append(item)
-        elif isinstance(item, numbers.Integral) and not isinstance(item, bool) and 0 <= item < len(columns):
-            chosen.append(columns[int(item)])
-        else:
-            raise ValueError(f"{what}: {item!r} is neither a column of X ({columns}) nor a position "
-                             f"0..{len(columns) - 1} (X has {len(columns)} feature(s))")
-    if not chosen:
-        raise ValueError(f"{what} is empty: a classifier needs at least one feature")
-    if len(set(map(str, chosen))) != len(chosen):
-        raise ValueError(f"{what} names a feature twice: {list(features)!r}")
-    return chosen
-
-
-def class_values(frame: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
-    """The class labels in the order NaiveBayes uses (ValueError for a single class)."""
-    return NaiveBayes(prior="laplace").fit(frame.iloc[:, :1], labels).tables_.classes
-
-
-def _class_codes(labels, classes) -> np.ndarray:
-    return pd.Index(list(classes)).get_indexer(list(labels))
-
-
-class _CodedNaiveBayes(NaiveBayes):
-    """A Laplace NBC whose inputs are integer codes already local to its count tables.
-
-    The inner loops (k by CV, SFS, the 100 splits of 004) fit thousands of small models on subsets of
-    one data set; encoding the data once and counting with numpy avoids re-validating the same
-    DataFrame each time.  Its tables are exactly those ``NaiveBayes.fit`` builds on the same rows
-    (``|F_j|`` = values seen in those rows, every class declared), so thresholds and predictions
-    are the same (the tests compare both paths).
-    """
-
-    def _encode(self, codes):
-        return codes
-
-
-class EncodedData:
-    """A categorical data set encoded once: integer codes per column, labels as class codes."""
-
-    def __init__(self, frame: pd.DataFrame, labels: np.ndarray, classes: np.ndarray):
-        self.classes = classes
-        self.labels = labels
-        self.y = _class_codes(labels, classes)
-        self.names = list(frame.columns)
-        self.categories, codes = [], []
-        for name in frame.columns:
-            values = frame[name].to_numpy()
-            cats = union_categories(np.asarray([], dtype=object), pd.unique(pd.Series(values, dtype=object)))
-            self.categories.append(cats)
-            codes.append(pd.Index(cats).get_indexer(values))
-        self.codes = np.column_stack(codes)
-
-    def fit(self, rows: np.ndarray, cols: list[int]) -> _CodedNaiveBayes:
-        """Laplace NBC on ``rows`` and the columns at positions ``cols`` (every class declared, so a
-        training sample missing a class keeps |C| of the whole data, as 004's P(c) requires)."""
-        n_classes = len(self.classes)
-        y = self.y[rows]
-        categories, counts, lookups = [], [], []
-        for col in cols:
-            codes = self.codes[rows, col]
-            seen = np.unique(codes)                            # sorted: the order from_data uses
-            lookup = np.full(len(self.categories[col]), -1)
-            lookup[seen] = np.arange(seen.size)
-            flat = np.bincount(y * seen.size + lookup[codes], minlength=n_classes * seen.size)
-            categories.append(self.categories[col][seen])
-            counts.append(flat.reshape(n_classes, seen.size).astype(float))
-            lookups.append(lookup)
-        tables = CountTables(self.classes, categories, np.bincount(y, minlength=n_classes).astype(float),
-                             counts, np.asarray([self.names[c] for c in cols], dtype=object))
-        model = _CodedNaiveBayes(prior="laplace")._set_tables(tables)
-        model.coded_columns_, model.lookups_ = list(cols), lookups
-        return model
-
-    def local_codes(self, model: _CodedNaiveBayes, rows: np.ndarray) -> np.ndarray:
-        """Codes (len(rows), m) of ``rows`` in the model's tables (-1: a value unseen in its training)."""
-        return np.column_stack([lookup[self.codes[rows, col]]
-                                for lookup, col in zip(model.lookups_, model.coded_columns_)])
-
-
-def pair_scores(data: EncodedData, models, rows):
-    """Threshold pair (n, 2), predicted class codes (n, 2) and correctness (n, 2) on ``rows``."""
-    codes = [data.local_codes(m, rows) for m in models]
-    # the Laplace NBC's argmax comes with the thresholds: exactly NaiveBayes(prior="laplace").predict
-    pairs = [m._threshold_and_best(c) for m, c in zip(models, codes)]
-    thresholds = np.column_stack([threshold for threshold, _ in pairs])
-    predicted = np.column_stack([best for _, best in pairs])
-    return thresholds, predicted, predicted == data.y[rows][:, None]
-
-
-def fit_pair(data: EncodedData, rows, cols, training_thresholds, n_folds, seed):
-    """Fit C1, C2 on ``rows``; return the models and the training pairs and correctness (n, 2).
-
-    ``resubstitution`` (004 §4, read literally): the thresholds and the hits of the training
-    instances come from the classifiers learned on the whole training set.  ``cross_validation``:
-    out-of-fold, each fold scored by classifiers learned on the other folds.
-    """
-    rows = np.asarray(rows)
-    models = [data.fit(rows, c) for c in cols]
-    if training_thresholds == "resubstitution":
-        thresholds, _, correct = pair_scores(data, models, rows)
-        return models, thresholds, correct
-    n = rows.size
-    thresholds, correct = np.zeros((n, 2)), np.zeros((n, 2), dtype=bool)
-    for train, test in repeated_stratified_kfold(data.labels[rows], n_splits=min(n_folds, n), n_repeats=1,
-                                                 seed=seed):
-        inner = [data.fit(rows[train], c) for c in cols]
-        t, _, ok = pair_scores(data, inner, rows[test])
-        thresholds[test], correct[test] = t, ok
-    return models, thresholds, correct
-
-
-def pairwise_distance(a: np.ndarray, b: np.ndarray, distance: str) -> np.ndarray:
-    """Distances (len(a), len(b)) between points of the threshold plane."""
-    diff = np.abs(a[:, None, :] - b[None, :, :])
-    if distance == "euclidean":
-        return np.sqrt((diff ** 2).sum(axis=2))
-    return diff.max(axis=2)
-
-
-def neighbourhoods(train_pairs, test_pairs, distance, ks):
-    """The neighbourhoods of the test points for every k of ``ks`` (004 §4 with the tie rule below).
-
-    The neighbourhood of size k of a test point is every training point whose distance is at most the
-    k-th smallest distance :math:`d_{(k)}` (k capped at the number of training points): all the
-    points tied at the boundary are in, so the result does not depend on the order of the training
-    rows.  Without a tie at :math:`d_{(k)}` it is the plain k nearest.
-
-    Returns ``order`` (t, n) and ``dist`` (t, n), the training positions and their distances sorted
-    nearest first (ties by position, for display only), and ``sizes`` (t, len(ks)), the number of
-    leading entries of ``order`` in each neighbourhood (>= k).
-    """
-    d = pairwise_distance(test_pairs, train_pairs, distance)
-    order = np.argsort(d, axis=1, kind="stable")
-    dist = np.take_along_axis(d, order, axis=1)
-    ks = np.minimum(np.asarray(ks, dtype=int), order.shape[1])
-    boundary = dist[:, ks - 1]                                              # (t, len(ks)): d_(k)
-    sizes = (dist[:, :, None] <= boundary[:, None, :]).sum(axis=1)          # sorted rows: a prefix
-    return order, dist, sizes
-
-
-def choices_for_ks(train_correct, order, sizes) -> np.ndarray:
-    """Chosen classifier (0 = C1, 1 = C2) per test instance and k: bool (t, len(ks)), True = C2.
-
-    ``order`` and ``sizes`` as returned by :func:`neighbourhoods`.  C2 is chosen only if it was right
-    strictly more often than C1 on the neighbourhood; a tie of the two counts goes to C1 (the SFS
-    winner in 004's setting).
-    """
-    hits = np.cumsum(train_correct[order].astype(np.int64), axis=1)       # (t, n, 2)
-    rows = np.arange(order.shape[0])[:, None]
-    return hits[rows, sizes - 1, 1] > hits[rows, sizes - 1, 0]
-
-
-def selector_hits(train_pairs, train_correct, test_pairs, predicted, y_codes, distance, ks) -> np.ndarray:
-    """Number of test instances (given their pairs and C1/C2 predictions) the selector gets right, per k."""
-    order, _, sizes = neighbourhoods(train_pairs, test_pairs, distance, ks)
-    use_2 = choices_for_ks(train_correct, order, sizes)                     # (t, len(ks))
-    chosen = np.where(use_2, predicted[:, [1]], predicted[:, [0]])
-    return (chosen == y_codes[:, None]).sum(axis=0)
-
-
-def cv_accuracy_by_k(data: EncodedData, rows, cols, *, distances, k_grid, training_thresholds, n_folds,
-                     seed) -> dict:
-    """Cross-validated accuracy of the selector for every k of ``k_grid``, per distance (004 §5).
-
-    One stratified ``n_folds``-fold partition of the training ``rows`` (seeded); each fold is
-    classified by a selector built on the other folds.  Returns ``{distance: ndarray (len(k_grid),)}``.
-    """
-    rows = np.asarray(rows)
-    hits = {d: np.zeros(len(k_grid)) for d in distances}
-    n = rows.size
-    for train, test in repeated_stratified_kfold(data.labels[rows], n_splits=min(n_folds, n), n_repeats=1,
-                                                 seed=seed):
-        models, pairs, correct = fit_pair(data, rows[train], cols, training_thresholds, n_folds, seed)
-        test_pairs, predicted, _ = pair_scores(data, models, rows[test])
-        for d in distances:
-            hits[d] += selector_hits(pairs, correct, test_pairs, predicted, data.y[rows[test]], d, k_grid)
-    return {d: h / n for d, h in hits.items()}
-
-
-# ---------------------------------------------------------------------------------------- SFS
-def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2,
-                                 seed: int = 0) -> pd.DataFrame:
-    """Sequential forward selection (SFS) for the Laplace naive Bayes classifier (004 §2, §5).
-
-    Starting from no feature, each step adds the feature that gives the highest cross-validated
-    accuracy (``n_repeats`` × stratified ``n_folds``-fold, seeded; ties: the leftmost column), until
-    every feature is in.  Every subset tried is scored; the table lists them all.
-
-    Returns
-    -------
-    DataFrame with one row per subset tried: ``step`` (its size), ``features`` (tuple of column
-    labels, in column order), ``accuracy``, ``on_path`` (True for the subset kept at that step).
-    """
-    frame = as_frame(X)
-    labels = check_labels(y, frame.shape[0])
-    classes = class_values(frame, labels)
-    folds = list(repeated_stratified_kfold(labels, n_splits=min(n_folds, len(labels)),
-                                           n_repeats=n_repeats, seed=seed))
-    columns = list(frame.columns)
-    data = EncodedData(frame, labels, classes)
-
-    def accuracy(subset):
-        cols = [columns.index(c) for c in subset]
-        hits = 0
-        for train, test in folds:
-            model = data.fit(train, cols)
-            predicted = np.argmax(model._joint_log_likelihood(data.local_codes(model, test)), axis=0)
-            hits += np.sum(predicted == data.y[test])
-        return hits / (n_repeats * len(labels))    # each repeat tests every instance once
-
-    rows, kept = [], []
-    for step in range(1, len(columns) + 1):
-        scored = []
-        for col in columns:
-            if col in kept:
-                continue
-            subset = [c for c in columns if c in kept or c == col]
-            scored.append((accuracy(subset), -columns.index(col), col, subset))
-        best = max(scored, key=lambda s: (s[0], s[1]))
-        for acc, _, col, subset in scored:
-            rows.append({"step": step, "features": tuple(subset), "accuracy": float(acc),
-                         "on_path": col == best[2]})
-        kept.append(best[2])
-    return pd.DataFrame(rows)
-
-
-def best_two_subsets(table: pd.DataFrame) -> tuple[tuple, tuple]:
-    """The best and the second-best subsets of an SFS table (004: C1 and C2).
-
-    Ranked by accuracy, then fewer features, then the order they were tried in; the second-best is
-    the best of all other subsets SFS tried (not only those on its path).
-    """
-    if len(table) < 2:
-        raise ValueError("SFS tried fewer than two subsets (X has 1 feature(s)): C2 cannot be chosen; "
-                         "give features_1 and features_2")
-    ranked = table.assign(order=np.arange(len(table)), size=table["features"].map(len))
-    ranked = ranked.sort_values(["accuracy", "size", "order"], ascending=[False, True, True])
-    return tuple(ranked["features"].iloc[0]), tuple(ranked["features"].iloc[1])
-
-
-# ---------------------------------------------------------------------------------------- estimator
 class ThresholdSelector(ClassifierMixin, BaseEstimator):
     r"""Dynamic selection between two naive Bayes classifiers on the threshold plane (paper 004).
 
@@ -400,29 +164,34 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
             raise ValueError("give both features_1 and features_2, or neither (then SFS chooses them)")
 
     # -- fitting
-    def fit(self, X, y):
-        """Fit C1 and C2, place the training instances on the threshold plane, and fix ``k``."""
+    def fit(self, X, y, classes=None):
+        """Fit C1 and C2, place the training instances on the threshold plane, and fix ``k``.
+
+        ``classes`` declares the class labels (a declared class without training rows stays a class
+        of C1 and C2: JNCC2's convention).  Missing values (NaN / None / pandas NA) are missing at
+        random: counted per feature over the rows where it is present, and left out of an
+        instance's naive product and of its critical threshold (computed over its observed features).
+        """
         self._validate_params()
         frame = as_frame(X)
         labels = check_labels(y, frame.shape[0])
-        classes = class_values(frame, labels)
+        data = EncodedData(frame, labels, class_values(frame, labels, classes))
         if self.features_1 is None:
-            self.sfs_table_ = sequential_forward_selection(frame, labels, n_folds=self.n_folds,
-                                                           seed=self.random_state)
+            self.sfs_table_ = forward_selection(data, n_folds=self.n_folds, seed=self.random_state)
             cols = [list(s) for s in best_two_subsets(self.sfs_table_)]
         else:
             self.sfs_table_ = None
             cols = [resolve_features(frame, f, what=w)
                     for f, w in ((self.features_1, "features_1"), (self.features_2, "features_2"))]
         self.features_1_, self.features_2_ = cols
-        data = EncodedData(frame, labels, classes)
         positions = [[list(frame.columns).index(c) for c in f] for f in cols]
         everything = np.arange(len(labels))
-        _, pairs, correct = fit_pair(data, everything, positions, self.training_thresholds, self.n_folds,
-                                      self.random_state)
-        # the public models see DataFrames (predict, explain); the coded twins above are the same NBCs
-        self.classifier_1_, self.classifier_2_ = (NaiveBayes(prior="laplace").fit(frame[c], labels)
-                                                  for c in cols)
+        models, pairs, correct = fit_pair(data, everything, positions, self.training_thresholds, self.n_folds,
+                                          self.random_state)
+        # the public models read DataFrames (predict, explain); their tables are the coded twins' own
+        # (the counts NaiveBayes.fit makes of these columns, every declared class kept)
+        self.classifier_1_, self.classifier_2_ = (NaiveBayes(prior="laplace").fit_counts(m.tables_)
+                                                  for m in models)
         self.classes_ = self.classifier_1_.classes_
         self.training_thresholds_, self.training_correct_ = pairs, correct
         self.n_features_in_ = frame.shape[1]
@@ -455,25 +224,30 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         return [frame[self.features_1_], frame[self.features_2_]]
 
     def _decide(self, X):
+        """Pairs (n, 2), C1/C2 class codes (n, 2), neighbourhood hits (n, 2), sizes (n,), boundaries
+        :math:`d_{(k)}` (n,) and the choice (n,) (True = C2)."""
         frames = self._frames(X)
         models = (self.classifier_1_, self.classifier_2_)
-        pairs = np.column_stack([m.perturbation_threshold(f) for m, f in zip(models, frames)])
-        predicted = np.column_stack([_class_codes(m.predict(f), m.classes_) for m, f in zip(models, frames)])
-        order, dist, sizes = neighbourhoods(self.training_thresholds_, pairs, self.distance, [self.k_])
-        use_2 = choices_for_ks(self.training_correct_, order, sizes)[:, 0]
-        sizes = sizes[:, 0]
-        neighbours = [row[:m] for row, m in zip(order, sizes)]
-        distances = [row[:m] for row, m in zip(dist, sizes)]
-        return pairs, predicted, neighbours, distances, use_2
+        scored = [distinct_thresholds(m, m._encode(f)) for m, f in zip(models, frames)]
+        pairs = np.column_stack([threshold for threshold, _ in scored])
+        predicted = np.column_stack([best for _, best in scored])
+        hits, sizes, bounds = neighbourhood_counts(self.training_thresholds_, self.training_correct_, pairs,
+                                                   self.distance, [self.k_])
+        hits, sizes, bounds = hits[:, 0], sizes[:, 0], bounds[:, 0]
+        return pairs, predicted, hits, sizes, bounds, hits[:, 1] > hits[:, 0]
+
+    def _neighbours(self, pairs, bounds):
+        rows = [neighbour_rows(self.training_thresholds_, p, b, self.distance) for p, b in zip(pairs, bounds)]
+        return [r for r, _ in rows], [d for _, d in rows]
 
     def predict(self, X) -> np.ndarray:
         """The class predicted by the classifier (C1 or C2) selected for each instance."""
-        _, predicted, _, _, use_2 = self._decide(X)
+        _, predicted, _, _, _, use_2 = self._decide(X)
         return self.classes_[np.where(use_2, predicted[:, 1], predicted[:, 0])]
 
     def choose(self, X) -> np.ndarray:
         """Which classifier is selected per instance: int array of 1 (C1) or 2 (C2)."""
-        return 1 + self._decide(X)[4].astype(int)
+        return 1 + self._decide(X)[5].astype(int)
 
     def kneighbors(self, X) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """(distances, training row positions) of each instance's neighbours on the threshold plane.
@@ -482,7 +256,8 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         at most the k-th smallest, so an array holds k points or more when several tie at that
         distance (ragged, unlike scikit-learn's ``KNeighborsMixin.kneighbors``).
         """
-        _, _, neighbours, distances, _ = self._decide(X)
+        pairs, _, _, _, bounds, _ = self._decide(X)
+        neighbours, distances = self._neighbours(pairs, bounds)
         return distances, neighbours
 
     def explain(self, X) -> pd.DataFrame:
@@ -494,11 +269,10 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         position), ``n_neighbours`` (their number: k, or more when points tie at the k-th distance),
         ``distances``, ``hits_1``, ``hits_2`` (how many of the neighbours C1 / C2 got right),
         ``success_1``, ``success_2`` (the same as shares), ``chosen`` ("C1"/"C2") and ``prediction``.
+        A missing value is left out of its instance's thresholds and predictions (MAR).
         """
-        pairs, predicted, neighbours, distances, use_2 = self._decide(X)
-        hits = np.array([self.training_correct_[rows].sum(axis=0) for rows in neighbours],
-                        dtype=int).reshape(-1, 2)                              # (n, 2)
-        sizes = np.array([rows.size for rows in neighbours], dtype=int)
+        pairs, predicted, hits, sizes, bounds, use_2 = self._decide(X)
+        neighbours, distances = self._neighbours(pairs, bounds)
         return pd.DataFrame({
             "threshold_1": pairs[:, 0], "threshold_2": pairs[:, 1],
             "prediction_1": self.classes_[predicted[:, 0]], "prediction_2": self.classes_[predicted[:, 1]],
@@ -525,6 +299,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True      # missing values are missing at random
         return tags
 
 
