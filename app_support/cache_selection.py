@@ -1,17 +1,32 @@
-"""Cached computations of the page "Classifier selection" (004); arguments are plain hashable values."""
+"""URL state and cached computations of the page "Classifier selection" (004), shared by all sessions.
+
+Arguments are plain hashable values.  The two long runs (Fig. 3's accuracy curve, Table 2) go
+through the evaluation engine in the server's worker processes (:mod:`app_support.jobs`).
+"""
 from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app_support.cached_samples import cached_sample
-from credal_core.experiments.paper_004 import accuracy_vs_k, comparison_table
+from app_support.figures_aode import shared_figure
+from app_support.figures_selection import accuracy_vs_k_figure, threshold_plane_figure
+from app_support.jobs import queued_job
+from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
+from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS, accuracy_vs_k, comparison_table
 from credal_core.resampling import repeated_holdout
 from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
 
 # the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
 DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")
+DISTANCES = ("euclidean", "chebyshev")
+MODES = ("resubstitution", "cross_validation")
+SOURCES = ("test", "typed")
+K_MIN, K_MAX = 1, 30
 _SQUARES = ("top_left", "top_middle", "top_right", "middle_left", "middle_middle", "middle_right",
             "bottom_left", "bottom_middle", "bottom_right")
 # 004 Table 1, 1-based feature numbers in UCI order: Balloons (1,2,3,4) / (1,3,4); TIC (1,5,7,8) / (1,2,5,7,8)
@@ -23,11 +38,51 @@ PAPER_SUBSETS = {
 PAPER_NAMES = {"balloons": "Balloons", "tic_tac_toe": "TIC"}     # keys of 004 Table 2
 
 
+# ---------------------------------------------------------------- URL state
+@dataclass(frozen=True)
+class Features(Names):
+    """Column names of the data set; a link naming none of them gets the default subset."""
+
+    def parse(self, raw: str | None) -> tuple:
+        return super().parse(raw) or tuple(self.default)
+
+
+def url_state(columns: tuple, subsets: tuple[tuple, tuple]) -> UrlState:
+    """The page's query parameters; ``f1`` / ``f2`` are columns of the chosen data set (default: its
+    004 Table 1 or SFS subsets), ``x`` the typed instance's values joined by ``|``."""
+    return UrlState(
+        Choice("data", DATASETS, "balloons"),
+        Features("f1", subsets[0], options=columns), Features("f2", subsets[1], options=columns),
+        Number("k", 3, K_MIN, K_MAX, integer=True), Choice("dist", DISTANCES, "euclidean"),
+        Number("seed", 0, 0, 9_999, integer=True), Choice("mode", MODES, "resubstitution"),
+        Number("runs", 100, 10, 100, step=10, integer=True), Choice("source", SOURCES, "test"),
+        # Balloons, split 0, test row 4: C1 and C2 disagree; k = 4 adds 4 tied rows and flips the choice
+        Number("row", 4, 0, 10_000, integer=True),
+        Text("x", "", max_len=2_000), Flag("table2", False),
+    )
+
+
+def typed_values(raw: str, choices: dict[str, list]) -> dict:
+    """The typed instance of the link's ``x`` (values joined by ``|`` in column order): a value the
+    column does not have becomes its first value."""
+    parts = raw.split("|") if raw else []
+    return {col: (parts[j] if j < len(parts) and parts[j] in values else values[0])
+            for j, (col, values) in enumerate(choices.items())}
+
+
+# ---------------------------------------------------------------- data, defaults, one split
 def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; choose one of {list(DATASETS)}")
     X, y = cached_sample(name)
     return X, np.asarray(y)
+
+
+@st.cache_data(show_spinner=False)
+def column_values(name: str) -> dict[str, list]:
+    """Each column's sorted values (the typed instance's choices)."""
+    X, _ = load_dataset(name)
+    return {col: sorted(X[col].unique()) for col in X.columns}
 
 
 @st.cache_data(show_spinner="Sequential forward selection…")
@@ -39,6 +94,10 @@ def sfs_subsets(name: str) -> tuple[tuple, tuple, pd.DataFrame]:
     return best, second, table
 
 
+def default_subsets(name: str) -> tuple[tuple, tuple]:
+    return PAPER_SUBSETS[name] if name in PAPER_SUBSETS else sfs_subsets(name)[:2]
+
+
 @st.cache_data(show_spinner=False)
 def split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One random 70/30 split (004 Example 1), seeded."""
@@ -46,26 +105,84 @@ def split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=seed))
 
 
+# ---------------------------------------------------------------- section 1: the selector of one split
 @st.cache_resource(show_spinner=False, max_entries=64)
 def fitted_selector(name: str, f1: tuple, f2: tuple, seed: int, k: int, distance: str,
                     training_thresholds: str) -> ThresholdSelector:
-    """The selector learned on the training part of split ``seed`` (shared: never mutate it)."""
+    """The selector learned on the training part of split ``seed`` (shared: never mutate it).
+
+    The fit does not depend on ``k`` (the thresholds of the training rows and C1 / C2's hits are
+    the same for every k; ``k`` only sizes the neighbourhood of a decision), so one fit serves the
+    whole k slider: another k is a copy with that ``k`` (a test compares it with a fresh fit)."""
+    base = _fitted_once(name, f1, f2, seed, distance, training_thresholds)
+    if base.k_ == k:
+        return base
+    other = copy.copy(base)
+    other.k = other.k_ = int(k)
+    return other
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> ThresholdSelector:
     X, y = load_dataset(name)
     train, _ = split(name, seed)
-    return ThresholdSelector(features_1=list(f1), features_2=list(f2), k=k, distance=distance,
+    return ThresholdSelector(features_1=list(f1), features_2=list(f2), k=K_MIN, distance=distance,
                              training_thresholds=training_thresholds).fit(X.iloc[train], y[train])
 
 
-@st.cache_data(show_spinner="Running the 70/30 splits…", max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=2048)
+def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple) -> dict:
+    """Both selectors' explanation of one instance (``instance``: the values of a row, in column
+    order), the training table and the threshold plane with both neighbourhoods (a shared figure)."""
+    X, _ = load_dataset(name)
+    x = pd.DataFrame([list(instance)], columns=X.columns)
+    selectors = {d: fitted_selector(name, f1, f2, seed, k, d, mode) for d in DISTANCES}
+    info = {d: s.explain(x).iloc[0] for d, s in selectors.items()}
+    training = selectors["euclidean"].training_table()
+    kk = min(k, len(training))
+    figure = threshold_plane_figure(training, test_point=(info["euclidean"]["threshold_1"],
+                                                          info["euclidean"]["threshold_2"]),
+                                    neighbours={d: info[d]["neighbours"] for d in DISTANCES}, k=kk)
+    return {"info": info, "training": training, "plane": shared_figure(figure)}
+
+
+# ---------------------------------------------------------------- sections 2 and 3: long runs
+def _in_workers(what: str, run):
+    """``run(scheduler, progress)`` after a place in the shared queue, with a progress bar; both are
+    created and emptied inside the cached caller (a cache hit replays them as nothing)."""
+    with queued_job(what) as pool:
+        bar = st.progress(0.0, text=f"{what.capitalize()}…")
+        try:
+            return run(pool, lambda done, total: bar.progress(
+                done / total, text=f"{what.capitalize()}… {done} of {total} splits"))
+        finally:
+            bar.empty()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> pd.DataFrame:
+    """004 Fig. 3 for these features: accuracy of C1, C2 and both selectors for k = 2 … 20."""
     X, y = load_dataset(name)
-    return accuracy_vs_k(X, y, features_1=list(f1), features_2=list(f2), n_repeats=n_repeats,
-                         training_thresholds=training_thresholds)
+    return _in_workers("running the 70/30 splits", lambda pool, progress: accuracy_vs_k(
+        X, y, features_1=list(f1), features_2=list(f2), n_repeats=n_repeats,
+        training_thresholds=training_thresholds, scheduler=pool, progress=progress))
 
 
-@st.cache_data(show_spinner="Running the splits with k chosen by cross-validation…", max_entries=16)
+@st.cache_resource(show_spinner=False, max_entries=256)
+def curve_figure(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int):
+    is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
+    curve = accuracy_curve(name, f1, f2, n_repeats, training_thresholds)
+    return shared_figure(accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
+                                              paper=PAPER_FIG3_BALLOONS if is_paper else None))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
 def table2(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> pd.DataFrame:
+    """004 Table 2 (k chosen by 5-fold CV on each training part) for these features, beside the paper's
+    row when they are 004's."""
     X, y = load_dataset(name)
     label = PAPER_NAMES[name] if name in PAPER_SUBSETS and (f1, f2) == PAPER_SUBSETS[name] else name
-    return comparison_table({label: (X, y, list(f1), list(f2))}, n_repeats=n_repeats,
-                            training_thresholds=training_thresholds)
+    return _in_workers("running the splits with k chosen by cross-validation",
+                       lambda pool, progress: comparison_table(
+                           {label: (X, y, list(f1), list(f2))}, n_repeats=n_repeats, seed=0,
+                           training_thresholds=training_thresholds, scheduler=pool, progress=progress))

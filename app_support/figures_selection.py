@@ -113,3 +113,54 @@ def accuracy_vs_k_figure(table: pd.DataFrame, *, k: int | None = None,
                       legend={"orientation": "h", "y": -0.25}, margin={"t": 30, "l": 10, "r": 10},
                       height=440)
     return fig
+
+
+# ---------------------------------------------------------------- the decision and the curve in words
+DISTANCE_LABELS = {"euclidean": "Euclidean", "chebyshev": "Chebyshev"}
+
+
+def decision_text(chosen: pd.Series, *, distance: str, k: int, n_train: int, described: str,
+                  truth: str | None) -> str:
+    """The selector's decision on one instance in words (``chosen``: a row of ``explain``)."""
+    kk = min(k, n_train)          # a k above the number of training rows uses them all
+    n1, n2, used = int(chosen["hits_1"]), int(chosen["hits_2"]), int(chosen["n_neighbours"])
+    verdict = (f"C2 was right more often ({n2} of {used} against {n1}), so the selector uses **C2**"
+               if chosen["chosen"] == "C2" else
+               f"C1 was right at least as often ({n1} of {used} against {n2} for C2; ties go to C1), so "
+               "the selector uses **C1**")
+    tied = sum(d == chosen["distances"][-1] for d in chosen["distances"])
+    neighbourhood = f"its {kk} nearest training points ({DISTANCE_LABELS[distance]} distance"
+    neighbourhood += ")" if used == kk else (f"; {used} rows, because {tied} of them tie at the distance of "
+                                             f"neighbour number {kk} and all of them count)")
+    truth_text = "" if truth is None else (f" The true class is **{truth}**: the selector is "
+                                           f"{'right' if str(chosen['prediction']) == truth else 'wrong'}.")
+    return (f"**The instance** ({described}) has critical thresholds **s₁ = {chosen['threshold_1']:.4f}** "
+            f"for C1 (which predicts **{chosen['prediction_1']}**) and **s₂ = {chosen['threshold_2']:.4f}** "
+            f"for C2 (which predicts **{chosen['prediction_2']}**). Among {neighbourhood} {verdict}: the "
+            f"prediction is **{chosen['prediction']}**.{truth_text}")
+
+
+def neighbour_table(info: dict[str, pd.Series]) -> pd.DataFrame:
+    """Both selectors' neighbourhoods and choices side by side (one row per distance)."""
+    return pd.DataFrame({
+        "distance": [DISTANCE_LABELS[d] for d in info],
+        "C1 right on neighbours": [f"{i['success_1']:.0%}" for i in info.values()],
+        "C2 right on neighbours": [f"{i['success_2']:.0%}" for i in info.values()],
+        "neighbours used": [int(i["n_neighbours"]) for i in info.values()],
+        "classifier used": [i["chosen"] for i in info.values()],
+        "prediction": [str(i["prediction"]) for i in info.values()],
+        "neighbour rows (training positions)": [", ".join(map(str, i["neighbours"])) for i in info.values()],
+    }).set_index("distance")
+
+
+def curve_text(curve: pd.DataFrame, runs: int, is_paper: bool) -> str:
+    """004 Fig. 3's peaks in words."""
+    acc = curve.pivot(index="k", columns="classifier", values="accuracy")
+    best_k = {c: int(acc[c].idxmax()) for c in ("selector (Euclidean)", "selector (Chebyshev)")}
+    return (f"Over {runs} splits: C1 **{acc['C1'].iloc[0]:.4f}**, C2 **{acc['C2'].iloc[0]:.4f}**; the "
+            f"Euclidean selector peaks at k = {best_k['selector (Euclidean)']} "
+            f"(**{acc['selector (Euclidean)'].max():.4f}**), the Chebyshev one at k = "
+            f"{best_k['selector (Chebyshev)']} (**{acc['selector (Chebyshev)'].max():.4f}**)."
+            + (" 004 reports C1 0.776502, C2 0.746948 and, at k = 3, 0.788961 (Euclidean) and 0.788485 "
+               "(Chebyshev); its splits are not published, so only the pattern can be compared."
+               if is_paper else ""))
