@@ -52,7 +52,7 @@ class NaiveBayes(NaiveCountsClassifier):
     >>> X = pd.DataFrame({"colour": list("rrgbg"), "size": list("sslsl")})
     >>> nb = NaiveBayes(s=1.0).fit(X, ["yes", "no", "yes", "no", "no"])
     >>> nb.predict(pd.DataFrame({"colour": ["r"], "size": ["s"]}))
-    array(['yes'], dtype=object)
+    array(['no'], dtype='<U3')
     """
 
     def __init__(self, *, s: float = 1.0, prior: str = "perks", categories="seen"):
