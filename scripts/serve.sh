@@ -8,10 +8,16 @@
 #   --port P              the proxy's port, the one students open (default 8501)
 #   --host H              the proxy's address (default 127.0.0.1: this machine only; give the address of
 #                         the classroom network's interface, or 0.0.0.0, to serve other machines)
-#   --worker-base-port B  worker i listens on 127.0.0.1:B+i (default P+1)
+#   --worker-base-port B  worker i listens on B+i (default P+1)
 #   --run-dir DIR         where the generated haproxy.cfg and the logs go (default: a new temporary
 #                         directory, removed on exit; a given DIR is kept)
 #   --                    everything after it is passed to every `streamlit run`
+# More than one machine (see docs/serving_a_class.md):
+#   --backend HOST:PORT   a worker on another machine, added behind the same proxy (repeatable);
+#                         --workers 0 then runs the proxy alone
+#   --worker-address A    the address local workers listen on (default 127.0.0.1; a worker machine
+#                         gives its address on the network between it and the proxy)
+#   --no-proxy            start the workers only (on a worker machine), no HAProxy
 #
 # Why each piece:
 # - One Streamlit process runs every session's script in threads of one interpreter: it never uses much
@@ -34,6 +40,9 @@ port=8501
 host=127.0.0.1
 base_port=""
 run_dir=""
+worker_address=127.0.0.1
+with_proxy=1
+backends=()
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -42,20 +51,34 @@ while [ $# -gt 0 ]; do
         --host) host="$2"; shift 2 ;;
         --worker-base-port) base_port="$2"; shift 2 ;;
         --run-dir) run_dir="$2"; shift 2 ;;
+        --backend) backends+=("$2"); shift 2 ;;
+        --worker-address) worker_address="$2"; shift 2 ;;
+        --no-proxy) with_proxy=0; shift ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "serve.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-for value in "$workers" "$port"; do
-    if ! [[ "$value" =~ ^[0-9]+$ ]] || [ "$value" -lt 1 ]; then
-        echo "serve.sh: --workers and --port take positive integers, not '$value'" >&2
+say() { echo "serve.sh: $*" >&2; }
+
+if ! [[ "$workers" =~ ^[0-9]+$ ]] || ! [[ "$port" =~ ^[0-9]+$ ]] || [ "$port" -lt 1 ]; then
+    say "--workers takes a count and --port a port number, not '$workers' / '$port'"
+    exit 2
+fi
+if [ "$workers" -eq 0 ] && { [ "$with_proxy" -eq 0 ] || [ "${#backends[@]}" -eq 0 ]; }; then
+    say "nothing to serve: --workers 0 needs --backend HOST:PORT (and the proxy)"
+    exit 2
+fi
+for backend in "${backends[@]}"; do
+    if ! [[ "$backend" =~ ^[^:/[:space:]]+:[0-9]+$ ]]; then
+        say "--backend takes HOST:PORT, not '$backend'"
         exit 2
     fi
 done
 base_port="${base_port:-$((port + 1))}"
-
-say() { echo "serve.sh: $*" >&2; }
+# where this machine reaches its own workers (health checks, and the proxy when it runs here)
+local_worker_host="$worker_address"
+case "$worker_address" in 0.0.0.0|"*"|"::"|"[::]") local_worker_host=127.0.0.1 ;; esac
 
 # --- the same .venv as scripts/app.sh
 if [ ! -x .venv/bin/python ]; then
@@ -64,7 +87,7 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
 # --- HAProxy from Debian, installed like scripts/test.sh installs chromium
-if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+if [ "$with_proxy" -eq 1 ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
     SUDO=""
     if [ "$(id -u)" -ne 0 ]; then
         SUDO="sudo"
@@ -127,7 +150,7 @@ fi
 start_worker() {
     local i="$1" p=$((base_port + $1))
     local cmd=(.venv/bin/streamlit run app.py
-        --server.address 127.0.0.1 --server.port "$p" --server.headless true
+        --server.address "$worker_address" --server.port "$p" --server.headless true
         --browser.gatherUsageStats false --server.fileWatcherType none
         --runner.postScriptGC false "${extra[@]}")
     if [ "$pin_workers" -eq 1 ]; then
@@ -145,9 +168,9 @@ wait_healthy() {   # port, pid, seconds
         if ! kill -0 "$2" 2>/dev/null; then
             return 1
         fi
-        if .venv/bin/python - "$1" <<'PY' 2>/dev/null
+        if .venv/bin/python - "$1" "$local_worker_host" <<'PY' 2>/dev/null
 import sys, urllib.request
-with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/_stcore/health", timeout=2) as r:
+with urllib.request.urlopen(f"http://{sys.argv[2]}:{sys.argv[1]}/_stcore/health", timeout=2) as r:
     sys.exit(0 if r.status == 200 else 1)
 PY
         then
@@ -158,8 +181,11 @@ PY
     return 1
 }
 
-for p in "$port" $(seq "$base_port" $((base_port + workers - 1))); do
-    if port_in_use "$p"; then
+ports=()
+if [ "$with_proxy" -eq 1 ]; then ports+=("$port"); fi
+if [ "$workers" -gt 0 ]; then ports+=($(seq "$base_port" $((base_port + workers - 1)))); fi
+for p in "${ports[@]}"; do
+    if port_in_use "$p" "$local_worker_host" || port_in_use "$p"; then
         say "port $p is already in use (choose --port / --worker-base-port)"
         exit 1
     fi
@@ -181,9 +207,21 @@ for i in $(seq 0 $((workers - 1))); do
     fi
 done
 
-# --- HAProxy's configuration
-{
-    cat <<EOF
+pinning="each pinned to one core"
+if [ "$pin_workers" -eq 0 ]; then
+    pinning="not pinned (taskset missing)"
+elif [ "$workers" -gt "$cores" ]; then
+    pinning="pinned round-robin to $cores cores"
+fi
+workers_said="$workers Streamlit workers ($worker_address:$base_port-$((base_port + workers - 1)), $pinning)"
+[ "$workers" -eq 0 ] && workers_said="no local worker"
+
+if [ "$with_proxy" -eq 0 ]; then
+    say "serving $workers_said without a proxy; logs in $run_dir"
+else
+    # --- HAProxy's configuration
+    {
+        cat <<EOF
 # Generated by scripts/serve.sh; rewritten on every start.
 global
     log stdout format raw local0 notice
@@ -219,33 +257,34 @@ backend streamlit
     http-check send meth GET uri /_stcore/health
     http-check expect status 200
 EOF
-    for i in $(seq 0 $((workers - 1))); do
-        echo "    server w$i 127.0.0.1:$((base_port + i)) cookie w$i check inter 2s fall 3 rise 2"
+        for i in $(seq 0 $((workers - 1))); do
+            echo "    server w$i $local_worker_host:$((base_port + i)) cookie w$i check inter 2s fall 3 rise 2"
+        done
+        j=0
+        for backend in "${backends[@]}"; do
+            echo "    server r$j $backend cookie r$j check inter 2s fall 3 rise 2"
+            j=$((j + 1))
+        done
+    } >"$run_dir/haproxy.cfg"
+
+    "$HAPROXY" -c -q -f "$run_dir/haproxy.cfg"
+    "$HAPROXY" -db -f "$run_dir/haproxy.cfg" >>"$run_dir/haproxy.log" 2>&1 &
+    proxy_pid=$!
+    probe_host="$host"
+    case "$host" in 0.0.0.0|"*"|"::"|"[::]") probe_host=127.0.0.1 ;; esac
+    deadline=$((SECONDS + 30))
+    until port_in_use "$port" "$probe_host"; do
+        if ! kill -0 "$proxy_pid" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+            say "HAProxy did not start; $run_dir/haproxy.log:"
+            cat "$run_dir/haproxy.log" >&2 || true
+            exit 1
+        fi
+        sleep 0.1
     done
-} >"$run_dir/haproxy.cfg"
-
-"$HAPROXY" -c -q -f "$run_dir/haproxy.cfg"
-"$HAPROXY" -db -f "$run_dir/haproxy.cfg" >>"$run_dir/haproxy.log" 2>&1 &
-proxy_pid=$!
-probe_host="$host"
-case "$host" in 0.0.0.0|"*"|"::"|"[::]") probe_host=127.0.0.1 ;; esac
-deadline=$((SECONDS + 30))
-until port_in_use "$port" "$probe_host"; do
-    if ! kill -0 "$proxy_pid" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
-        say "HAProxy did not start; $run_dir/haproxy.log:"
-        cat "$run_dir/haproxy.log" >&2 || true
-        exit 1
-    fi
-    sleep 0.1
-done
-
-pinning="each pinned to one core"
-if [ "$pin_workers" -eq 0 ]; then
-    pinning="not pinned (taskset missing)"
-elif [ "$workers" -gt "$cores" ]; then
-    pinning="pinned round-robin to $cores cores"
+    remote=""
+    [ "${#backends[@]}" -gt 0 ] && remote=" and ${#backends[@]} on other machines (${backends[*]})"
+    say "serving http://$host:$port/ : $workers_said$remote behind HAProxy; config and logs in $run_dir"
 fi
-say "serving http://$host:$port/ : $workers Streamlit workers (127.0.0.1:$base_port-$((base_port + workers - 1)), $pinning) behind HAProxy; config and logs in $run_dir"
 say "ready"
 
 # --- supervise: restart a worker that exits (HAProxy's health check takes it out meanwhile); stop if the
@@ -254,7 +293,7 @@ while true; do
     exited=""
     wait -n -p exited || true
     [ -z "$exited" ] && continue
-    if [ "$exited" = "$proxy_pid" ]; then
+    if [ -n "$proxy_pid" ] && [ "$exited" = "$proxy_pid" ]; then
         say "HAProxy exited; stopping ($run_dir/haproxy.log)"
         proxy_pid=""
         exit 1

@@ -110,3 +110,31 @@ def test_uploads_reach_the_sessions_worker_through_the_proxy(tmp_path):
     with serve(tmp_path, 2, "--run-dir", str(tmp_path / "run")) as (proc, url, base, _):
         asyncio.run(drive(url, base))
     assert (tmp_path / "run" / "haproxy.cfg").exists()              # a given run directory is kept
+
+
+def test_workers_on_another_machine_behind_the_same_proxy(tmp_path):
+    """Two "machines" on one: a worker-only serve.sh on 127.0.0.2, and a proxy with one local worker that
+    lists it as a ``--backend``; new browsers alternate between the local and the remote worker."""
+    worker_port = free_port_block(1)
+    remote = tmp_path / "remote"
+    remote.mkdir()
+    with serve(remote, 1, "--no-proxy", "--worker-address", "127.0.0.2", "--worker-base-port",
+               str(worker_port)) as (_, _, _, remote_output):
+        assert "without a proxy" in remote_output.read_text()
+        with serve(tmp_path, 1, "--backend", f"127.0.0.2:{worker_port}") as (_, url, _, _):
+
+            async def drive():
+                students = []
+                try:
+                    for _ in range(4):
+                        student = Student(url, timeout=120)
+                        students.append(student)
+                        await student.open("", "")
+                    workers = sorted(s.cookies.get("CREDAL_WORKER") for s in students)
+                    assert workers == ["r0", "r0", "w0", "w0"]
+                    assert all(s.errors == [] for s in students)
+                finally:
+                    for student in students:
+                        await student.close()
+
+            asyncio.run(drive())
