@@ -56,12 +56,24 @@ def _pairs(post: np.ndarray):
     return p[:, :, None, :], p[:, None, :, :]
 
 
-def bma_dominance(post: np.ndarray, weights: np.ndarray, epsilon: float) -> np.ndarray:
-    """BMA-AODE* dominance (n, C, C) from SPODE posteriors ``post`` (n, k̃, C) and weights (k̃,)."""
-    k = post.shape[1]
-    pa, pb = _pairs(post * weights[None, :, None])
-    d = pa - pb                                                     # (n, C, C, k)
-    value = epsilon * d.sum(axis=3) + (1.0 - k * epsilon) * d.min(axis=3)
+def bma_dominance(post: np.ndarray, weights: np.ndarray, epsilon: float, usable=None) -> np.ndarray:
+    """BMA-AODE* dominance (n, C, C) from SPODE posteriors ``post`` (n, k̃, C) and weights (k̃,).
+
+    ``usable`` (n, k̃) bool, optional: the SPODEs each instance can evaluate (parent present); the
+    others leave that instance's credal set (k̃ becomes their number; none: no dominance).
+    """
+    if usable is None:
+        k = post.shape[1]
+        pa, pb = _pairs(post * weights[None, :, None])
+        d = pa - pb                                                 # (n, C, C, k)
+        value = epsilon * d.sum(axis=3) + (1.0 - k * epsilon) * d.min(axis=3)
+        scale = (pa + pb).sum(axis=3)
+        return value > REL_TIE * scale
+    k = usable.sum(axis=1)[:, None, None]
+    pa, pb = _pairs(np.where(usable[:, :, None], post, 0.0) * weights[None, :, None])
+    d = pa - pb
+    low = np.where(usable[:, None, None, :], d, np.inf).min(axis=3)
+    value = np.where(k > 0, epsilon * d.sum(axis=3) + (1.0 - k * epsilon) * np.where(k > 0, low, 0.0), 0.0)
     scale = (pa + pb).sum(axis=3)
     return value > REL_TIE * scale
 

@@ -1,45 +1,70 @@
-r"""SPODE tables shared by the AODE family (paper 001 §2.1-2.2) and the common estimator base.
+r"""SPODE tables shared by the AODE family (paper 001 §2.1-2.2; Webb et al. 2005).
 
 A SPODE :math:`s_j` makes feature :math:`A_j` the super-parent of every other feature:
 
-.. math:: P(c, \mathbf a \mid s_j) = P(c)\,P(a_j \mid c) \prod_{l \ne j} P(a_l \mid a_j, c).
+.. math:: P(c, \mathbf a \mid s_j) = P(c, a_j) \prod_{l \ne j} P(a_l \mid a_j, c).
 
-Parameters are posterior means under Dirichlet priors of equivalent sample size 1 per local
-distribution (001 §2; the authors' code puts :math:`1/r` in each of the :math:`r` cells of every
-conditional table):
+**Estimators** (``estimator``; :math:`|A_l|` = number of values of feature l under the
+``categories`` policy, a :math:`\alpha_l` the pseudo-count of each cell of a child's table):
 
-.. math::
-    P(c) = \frac{n_c + 1/|C|}{n + 1}, \quad
-    P(a_j \mid c) = \frac{n_{c a_j} + 1/|A_j|}{n_c + 1}, \quad
-    P(a_l \mid a_j, c) = \frac{n_{c a_j a_l} + 1/|A_l|}{n_{c a_j} + 1}.
+* ``"paper"`` (default): posterior means under Dirichlet priors of equivalent sample size 1 per
+  local distribution (001 §2; the authors' code puts :math:`1/r` in each of the r cells),
+  :math:`P(c, a_j) = \frac{n_c + 1/|C|}{n + 1}\,\frac{n_{c a_j} + 1/|A_j|}{n_j(c) + 1}`,
+  :math:`\alpha_l = 1/|A_l|`;
+* ``"laplace"`` (Weka 3.6 ``AODE``, its default): :math:`P(c, a_j) = \frac{n_{c a_j} + 1}{N_j +
+  |C||A_j|}`, :math:`\alpha_l = 1`;
+* ``"m-estimate"`` (Weka ``AODE -M -W m``): :math:`P(c, a_j) = \frac{n_{c a_j} + m/(|C||A_j|)}
+  {N_j + m}`, :math:`\alpha_l = m/|A_l|`;
+
+and in every case
+
+.. math:: P(a_l \mid a_j, c) = \frac{n_{c a_j a_l} + \alpha_l}{n_{jl}(c, a_j) + |A_l|\alpha_l}.
+
+**Missing values (missing at random).**  Each table is counted over the rows where the values it
+needs are present: :math:`n_{c a_j a_l}` over rows with both :math:`A_j` and :math:`A_l` present,
+:math:`n_{jl}(c, a_j) = \sum_v n_{c a_j v}` (rows with parent :math:`a_j` and child l present),
+:math:`n_{c a_j}` and :math:`n_j(c) = \sum_v n_{c v}` over rows with the parent present, :math:`N_j
+= \sum_c n_j(c)`; :math:`n_c` and n over every row.  Under MAR the likelihood of the observed cells
+factorises over these local tables, so each is the Dirichlet update of its prior by exactly the rows
+that observe it (as Weka's AODE counts them).  At prediction a missing child value is summed out
+(:math:`\sum_{a_l} P(a_l \mid a_j, c) = 1`: its factor is 1) and a SPODE whose parent is missing
+cannot be evaluated and is left out of the ensemble (Weka's AODE does the same; see
+:class:`SpodeEnsemble`).  With complete data every count above is the plain one.
 
 Every probability is positive, so every log below is finite.  A value unseen in training has zero
-counts (|A| is the number of values seen in training), never an exception.
+counts, never an exception.
 
 Storage: one log table ``T[c, p, q]`` over the concatenated value indices of all features (plus one
 "unseen" slot per feature).  Block ``(j, l)`` holds :math:`\log P(a_l \mid a_j, c)`; the diagonal
-of block ``(j, j)`` holds :math:`\log P(c) + \log P(a_j \mid c)`.  So
-:math:`\log P(c, \mathbf a \mid s_j) = \sum_l T[c, \mathrm{idx}_j, \mathrm{idx}_l]`: memory
-O(l k² v²), learning O(n k²), one SPODE posterior O(l k) (001 Table 1).
+of block ``(j, j)`` holds :math:`\log P(c, a_j)`.  So :math:`\log P(c, \mathbf a \mid s_j) =
+\sum_l T[c, \mathrm{idx}_j, \mathrm{idx}_l]`: memory O(l k² v²), learning O(n k²), one SPODE
+posterior O(l k) (001 Table 1).  Prediction evaluates that sum for every (c, j) at once as a
+one-hot product :math:`O\,T_c^\top` (O: instances × slots, one 1 per present value) when the slots
+are few (a BLAS product, each entry still the sum of the same k table values), else by gathering.
 """
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
-from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from scipy import sparse
 
-from .._base import check_number, natural_dtype
-from ..data.counts import CountTables, check_labels
+from ..data.counts import MISSING
 
-__all__ = ["SpodeTables", "SpodeEnsemble", "DEFAULT_MAX_TABLE_BYTES", "table_bytes"]
+__all__ = ["SpodeTables", "DEFAULT_MAX_TABLE_BYTES", "ESTIMATORS", "table_bytes", "log_normalise",
+           "log_weighted_mean", "conditional_log_likelihoods", "null_log_likelihood"]
 
 DEFAULT_MAX_TABLE_BYTES = 512 * 2 ** 20
+ESTIMATORS = ("paper", "laplace", "m-estimate")
 
 # Cells per counting / gather chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
 # whatever n is, so that a fit's peak memory is the log table plus O(_CHUNK_CELLS) (see table_bytes).
 _CHUNK_CELLS = 2 ** 20
+# The sparse one-hot product costs k W C multiply-adds per instance (contiguous rows of W C) against
+# k² C gathered cells: measured equal in CPU time at 20 features x 5 slots (W = 5k), so the product
+# is used up to W = 8k and the gather beyond (e.g. 8 features x 150 values).  Both add each SPODE's
+# terms in feature order: the same floating-point sums.
+_SPARSE_WIDTH_PER_FEATURE = 8
+# The product reads a child-major copy of the table; it is kept only for tables up to this size.
+_SPARSE_MAX_BYTES = 64 * 2 ** 20
 
 
 def table_bytes(n_classes: int, n_values) -> int:
@@ -47,10 +72,32 @@ def table_bytes(n_classes: int, n_values) -> int:
 
     This is what ``max_table_bytes`` is compared with.  Fitting allocates no other array of this
     size (counts are accumulated and turned into logs in place), so the fit's peak memory is this
-    plus chunked work arrays of a few tens of MiB at most, whatever the table size.
+    plus chunked work arrays of a few tens of MiB at most, whatever the table size; tables of at
+    most 64 MiB with few values per feature also keep a child-major copy for the one-hot product.
     """
     width = int(np.sum(np.asarray(n_values, dtype=np.int64) + 1))
     return 8 * int(n_classes) * width * width
+
+
+def log_normalise(log_values: np.ndarray, axis: int) -> np.ndarray:
+    """``log_values`` minus its log-sum-exp along ``axis`` (a log posterior from log joints)."""
+    top = np.max(log_values, axis=axis, keepdims=True)
+    shifted = log_values - top
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def log_weighted_mean(logs: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    r""":math:`\log \sum_j w_{ji} e^{L_{cji}} / \sum_j w_{ji}` for logs (C, k, n), weights (k, n) >= 0.
+
+    Shifted by the largest log of a weighted term, so nothing underflows to log 0.  Columns whose
+    weights are all 0 give NaN (the caller replaces them).  Returns (C, n).
+    """
+    masked = logs if np.all(weights > 0) else np.where(weights[None] > 0, logs, -np.inf)
+    top = np.max(masked, axis=1)
+    top = np.where(np.isfinite(top), top, 0.0)
+    total = np.sum(weights[None] * np.exp(masked - top[:, None, :]), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return top + np.log(total) - np.log(weights.sum(axis=0))[None, :]
 
 
 class SpodeTables:
@@ -58,61 +105,174 @@ class SpodeTables:
 
     Parameters
     ----------
-    codes : ndarray (n, k) of int, values in ``[0, n_values[j])``.
+    codes : ndarray (n, k) of int, values in ``[0, n_values[j])`` or ``MISSING`` (-2).
     y_codes : ndarray (n,) of int in ``[0, n_classes)``.
     n_classes : int
-    n_values : sequence of int, values seen per feature.
+    n_values : sequence of int, values per feature (|A_j|).
+    estimator : {"paper", "laplace", "m-estimate"}, see the module docstring.
+    m : float, the weight of the m-estimate.
+
+    Attributes
+    ----------
+    log_table : ndarray (C, W*W) — T (see the module docstring).
+    class_counts : ndarray (C,) — n_c over every row.
+    parent_frequency : ndarray (W,) — training rows holding each value (Weka's frequency limit).
+    nb_log_prior, nb_log_cond : the naive Bayes fallback (same estimator) for instances no SPODE
+        can evaluate: (C,) and (C, W).
     """
 
-    def __init__(self, codes: np.ndarray, y_codes: np.ndarray, n_classes: int, n_values):
+    def __init__(self, codes: np.ndarray, y_codes: np.ndarray, n_classes: int, n_values, *,
+                 estimator: str = "paper", m: float = 1.0):
         n_values = np.asarray(n_values, dtype=np.int64)
         widths = n_values + 1                               # + one slot for unseen values
-        self.n_classes, self.n_values = int(n_classes), n_values
-        self.offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+        self.n_classes, self.n_values = C, _ = int(n_classes), n_values
+        self.offsets = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
         self.width = W = int(widths.sum())
-        k = len(n_values)
-        idx = codes + self.offsets                          # (n, k) global value index
-        # n(c, p, q) for all pairs at once, accumulated in place (np.add.at allocates nothing of the
-        # table's size), then turned into the log table in place: the fit's only table-sized array.
-        counts = np.zeros(n_classes * W * W)
-        step = max(1, _CHUNK_CELLS // (k * k))
-        for start in range(0, len(y_codes), step):
-            rows = idx[start:start + step]
-            flat = (y_codes[start:start + step, None, None] * W + rows[:, :, None]) * W + rows[:, None, :]
-            np.add.at(counts, flat.ravel(), 1.0)
-        log_t = counts.reshape(n_classes, W, W)
-        n_c = np.bincount(y_codes, minlength=n_classes).astype(float)
-        n_cp = np.einsum("cpp->cp", log_t).copy()           # n(c, p): diagonal of the pair counts
-        inv_card = np.repeat(1.0 / n_values, widths)        # 1/|A_l| for every slot q of feature l
-        # log P(a_l = q | a_j = p, c) for every pair of slots; unseen rows/cols have zero counts
-        log_t += inv_card[None, None, :]
-        np.log(log_t, out=log_t)
-        log_t -= np.log(n_cp + 1.0)[:, :, None]
-        log_prior = np.log((n_c + 1.0 / n_classes) / (len(y_codes) + 1.0))
-        log_parent = np.log(n_cp + inv_card[None, :]) - np.log(n_c + 1.0)[:, None]
+        y_codes = np.asarray(y_codes, dtype=np.int64)
+        counts = self._pair_counts(codes, y_codes)          # (C, W, W): the fit's only table-sized array
+        card = np.maximum(n_values, 1).astype(float)        # a feature never present has no values
+        slot_card = np.repeat(card, widths)                 # |A_l| for every slot q of feature l
+        alpha = {"paper": 1.0 / card, "laplace": np.ones_like(card), "m-estimate": m / card}[estimator]
+        slot_alpha = np.repeat(alpha, widths)
+        n_c = np.bincount(y_codes, minlength=C).astype(float)
+        n_cp = np.einsum("cpp->cp", counts).copy()          # n(c, p): rows with the parent present
+        # n_{jl}(c, p): per child block l, rows with parent p and child l present
+        den = np.add.reduceat(counts, self.offsets, axis=2) if W else np.zeros((C, W, 0))
+        n_pc = np.add.reduceat(n_cp, self.offsets, axis=1)  # n_j(c): (C, k)
+        n_slot = np.repeat(n_pc, widths, axis=1)            # n_j(c) for every slot of feature j
+        counts += slot_alpha[None, None, :]
+        np.log(counts, out=counts)
+        for child, (start, w) in enumerate(zip(self.offsets.tolist(), widths.tolist())):
+            counts[:, :, start:start + w] -= np.log(den[:, :, child] + card[child] * alpha[child])[:, :, None]
+        log_t = counts
+        n = float(len(y_codes))
+        if estimator == "paper":
+            log_parent = (np.log((n_c + 1.0 / C) / (n + 1.0))[:, None]
+                          + np.log(n_cp + slot_alpha[None, :]) - np.log(n_slot + 1.0))
+            prior_mass = 1.0 / C
+        else:
+            beta = 1.0 if estimator == "laplace" else m / (C * slot_card)
+            n_present = n_slot.sum(axis=0)                  # N_j: rows with feature j present
+            log_parent = np.log(n_cp + beta) - np.log(n_present + C * slot_card * beta)[None, :]
+            prior_mass = 1.0 if estimator == "laplace" else m / C
         diag = np.arange(W)
-        log_t[:, diag, diag] = log_prior[:, None] + log_parent
-        self.log_table = counts.reshape(n_classes, W * W)   # log_t's storage, no copy
+        log_t[:, diag, diag] = log_parent
+        self.log_table = counts.reshape(C, W * W)           # log_t's storage, no copy
+        # T[c, p, q] with the child slot q as the row: the right operand of the one-hot product
+        # (a copy: only for tables of at most _SPARSE_MAX_BYTES, see table_bytes)
+        self._by_child = np.ascontiguousarray(counts.reshape(C * W, W).T) if self._sparse_route() else None
         self.class_counts = n_c
+        self.parent_frequency = n_cp.sum(axis=0)
+        self.nb_log_prior = np.log(n_c + prior_mass) - np.log(n + C * prior_mass)
+        self.nb_log_cond = np.log(n_cp + slot_alpha[None, :]) - np.log(n_slot + slot_card * slot_alpha)
+
+    def _sparse_route(self) -> bool:
+        k = len(self.n_values)
+        return (self.width <= _SPARSE_WIDTH_PER_FEATURE * k
+                and 8 * self.n_classes * self.width ** 2 <= _SPARSE_MAX_BYTES)
+
+    def _pair_counts(self, codes, y_codes) -> np.ndarray:
+        """n(c, p, q) over the rows where both slots' features are present, parent block by block.
+
+        One ``bincount`` per parent feature and row chunk into that parent's slab of the table:
+        work arrays stay O(_CHUNK_CELLS + slab) and integer counts add exactly, in any order.
+        """
+        C, W = self.n_classes, self.width
+        counts = np.zeros((C, W, W))
+        n, k = codes.shape
+        idx = np.where(codes >= 0, codes + self.offsets, -1)
+        step = max(1, _CHUNK_CELLS // max(1, k))
+        widths = (self.n_values + 1).tolist()
+        for start in range(0, n, step):
+            block, yb = idx[start:start + step], y_codes[start:start + step]
+            child_ok = block >= 0
+            for j, (off, w) in enumerate(zip(self.offsets.tolist(), widths)):
+                rows = child_ok[:, j]
+                if not rows.any():
+                    continue
+                base = (yb[rows] * w + block[rows, j] - off) * W            # (r,) slab row start
+                cells = (base[:, None] + block[rows])[child_ok[rows]]
+                counts[:, off:off + w, :] += np.bincount(cells, minlength=C * w * W).reshape(C, w, W)
+        return counts
+
+    def slots(self, codes: np.ndarray) -> np.ndarray:
+        """Slot index of every code: unseen (-1) -> the feature's last slot, MISSING -> -1."""
+        widths = self.n_values + 1
+        idx = np.where(codes == -1, widths - 1, codes) + self.offsets
+        return np.where(codes == MISSING, -1, idx)
 
     def log_joint(self, codes: np.ndarray) -> np.ndarray:
-        """:math:`\\log P(c, \\mathbf a \\mid s_j)` as an array (n, k, C); code -1 = unseen value."""
+        """:math:`\\log P(c, \\mathbf a \\mid s_j)` as an array (n, k, C), a view of :meth:`log_joint_ckn`."""
+        return self.log_joint_ckn(codes).transpose(2, 1, 0)
+
+    def log_joint_ckn(self, codes: np.ndarray) -> np.ndarray:
+        """:math:`\\log P(c, \\mathbf a \\mid s_j)` as an array (C, k, n); missing children left out.
+
+        Entries of SPODEs whose parent is missing hold finite values of no meaning: mask them with
+        :meth:`usable`.  Class-major layout: every later reduction (over classes, over SPODEs) adds
+        whole contiguous slabs instead of short rows.
+        """
         n, k = codes.shape
-        widths = self.n_values + 1
-        idx = np.where(codes < 0, widths - 1, codes) + self.offsets      # (n, k)
-        out = np.empty((n, k, self.n_classes))
-        step = max(1, _CHUNK_CELLS // max(1, self.n_classes * k * k))
+        C, W = self.n_classes, self.width
+        idx = self.slots(codes)
+        out = np.empty((C, k, n))
+        if self._by_child is not None:
+            step = max(1, _CHUNK_CELLS // max(1, C * W))
+            for start in range(0, n, step):
+                block = idx[start:start + step]
+                b = block.shape[0]
+                present = block >= 0
+                onehot = sparse.csr_matrix((np.ones(int(present.sum())), block[present],
+                                            np.concatenate([[0], np.cumsum(present.sum(axis=1))])),
+                                           shape=(b, W))
+                sums = (onehot @ self._by_child).ravel()                  # (b, C, W) flattened
+                parent = (np.arange(b)[None, None, :] * (C * W) + np.arange(C)[:, None, None] * W
+                          + np.maximum(block, 0).T[None, :, :])             # (C, k, b): [i, c, p_ij]
+                out[:, :, start:start + b] = np.take(sums, parent)
+            return out
+        step = max(1, _CHUNK_CELLS // max(1, C * k * k))
         for start in range(0, n, step):
-            block = idx[start:start + step]                               # (b, k)
-            flat = block[:, :, None] * self.width + block[:, None, :]     # (b, j, l)
-            gathered = self.log_table[:, flat]                            # (C, b, j, l)
-            out[start:start + step] = gathered.sum(axis=3).transpose(1, 2, 0)
+            block = idx[start:start + step].T                                 # (k, b)
+            present = block >= 0
+            safe = np.where(present, block, 0)
+            flat = safe[:, None, :] + safe[None, :, :] * W                    # (l, j, b)
+            for c in range(C):
+                cells = np.take(self.log_table[c], flat)
+                if not present.all():
+                    cells *= present[:, None, :]       # a missing child adds 0 (tables are finite)
+                out[c, :, start:start + block.shape[1]] = cells.sum(axis=0)
         return out
 
+    def usable(self, codes: np.ndarray, frequency_limit: float = 0.0) -> np.ndarray:
+        """Bool (n, k): SPODE j can be evaluated on instance i — its parent is present and its value
+        occurred in at least ``frequency_limit`` training rows (Weka's ``-F``; unseen values: 0)."""
+        ok = codes != MISSING
+        if frequency_limit > 0:
+            freq = np.where(codes >= 0, self.parent_frequency[np.maximum(self.slots(codes), 0)], 0.0)
+            ok &= freq >= frequency_limit
+        return ok
+
+    def nb_log_joint(self, codes: np.ndarray) -> np.ndarray:
+        """Naive Bayes fallback (same estimator), missing values left out: log P(c, a) (n, C)."""
+        idx = self.slots(codes)
+        cond = np.where((idx >= 0)[:, :, None], self.nb_log_cond.T[np.maximum(idx, 0)], 0.0)
+        return self.nb_log_prior[None, :] + cond.sum(axis=1)
+
     def log_posteriors(self, codes: np.ndarray) -> np.ndarray:
-        """:math:`\\log P(c \\mid \\mathbf a, s_j)` as an array (n, k, C)."""
-        jll = self.log_joint(codes)
-        return jll - logsumexp(jll, axis=2, keepdims=True)
+        """:math:`\\log P(c \\mid \\mathbf a, s_j)` (n, k, C); rows of missing parents: no meaning."""
+        return log_normalise(self.log_joint_ckn(codes), axis=0).transpose(2, 1, 0)
+
+    def training_log_posteriors(self, codes: np.ndarray) -> np.ndarray:
+        r"""In-sample log posteriors for the SPODE weights; a SPODE whose parent is missing on a row
+        predicts that row like the null model, :math:`\log(n_c / n)` (it cannot encode the row any
+        better: its contribution to :math:`LL_j` is the row's term of :math:`LL_0`)."""
+        log_post = self.log_posteriors(codes)
+        missing = codes == MISSING
+        if missing.any():
+            with np.errstate(divide="ignore"):
+                null = np.log(self.class_counts / self.class_counts.sum())
+            log_post[missing] = null
+        return log_post
 
 
 def conditional_log_likelihoods(log_post: np.ndarray, y_codes: np.ndarray) -> np.ndarray:
@@ -128,92 +288,3 @@ def null_log_likelihood(class_counts: np.ndarray) -> float:
     n = class_counts.sum()
     seen = class_counts[class_counts > 0]
     return float(np.sum(seen * np.log(seen / n)))
-
-
-class SpodeEnsemble(ClassifierMixin, BaseEstimator):
-    """Base of the AODE family: fit learns the SPODE tables; subclasses choose the weights.
-
-    Subclasses implement ``_fit_weights(log_post, y_codes)`` (called at fit time with the
-    in-sample SPODE log posteriors) and set ``weights_`` (k,).  The precise posterior is the linear
-    pool :math:`\\sum_j w_j P(c \\mid \\mathbf a, s_j)` (001 eqs. 3 and 8).
-    """
-
-    _needs_training_posteriors = True
-
-    def _validate_params(self):
-        check_number("max_table_bytes", self.max_table_bytes, 0.0, low_open=True)
-
-    def fit(self, X, y):
-        """Learn the SPODE tables and the ensemble weights from categorical ``X`` and labels ``y``.
-
-        Raises ``ValueError`` on non-categorical ``X``, missing values, a single class, or tables
-        larger than ``max_table_bytes`` (checked before anything large is allocated).
-        """
-        self._validate_params()
-        tables = CountTables.from_data(X, y)
-        if len(tables.classes) < 2:
-            raise ValueError(f"y has only one class ({tables.classes[0]!r}) in "
-                             f"{int(tables.class_counts.sum())} sample(s); a classifier needs at least "
-                             "two classes")
-        n_values = [len(c) for c in tables.categories]
-        need = table_bytes(len(tables.classes), n_values)
-        if need > self.max_table_bytes:
-            raise ValueError(
-                f"the SPODE tables would take {need / 2**20:.1f} MiB (classes × (Σ feature values)², "
-                f"8 bytes each: {len(tables.classes)} × {sum(n_values) + len(n_values)}²), more than "
-                f"max_table_bytes = {self.max_table_bytes / 2**20:.1f} MiB; drop or merge features / "
-                "values, or raise max_table_bytes")
-        self._validate_n_features(tables.n_features)
-        codes = tables.encode(X, who=type(self).__name__)
-        labels = check_labels(y, codes.shape[0])
-        y_codes = pd.Index(tables.classes).get_indexer(labels)
-        self.spodes_ = SpodeTables(codes, y_codes, len(tables.classes), n_values)
-        self.tables_ = tables
-        self.classes_ = natural_dtype(tables.classes)
-        self.n_features_in_ = tables.n_features
-        self.class_count_ = tables.class_counts
-        if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):
-            self.feature_names_in_ = tables.feature_names.astype(str)
-        log_post = self.spodes_.log_posteriors(codes) if self._needs_training_posteriors else None
-        self._fit_weights(log_post, y_codes)
-        return self
-
-    def _validate_n_features(self, k: int):
-        """Hook: refuse a number of SPODEs the method cannot handle (e.g. k ε > 1)."""
-
-    def _fit_weights(self, log_post, y_codes):
-        raise NotImplementedError
-
-    def _encode(self, X) -> np.ndarray:
-        check_is_fitted(self, "spodes_")
-        return self.tables_.encode(X, who=type(self).__name__)
-
-    def spode_posteriors(self, X) -> np.ndarray:
-        """Each SPODE's class posterior :math:`P(c \\mid \\mathbf a, s_j)`, shape (n, k, C)."""
-        return np.exp(self.spodes_.log_posteriors(self._encode(X)))
-
-    def _log_pooled(self, codes) -> np.ndarray:
-        """Log of the normalised pool, computed in log space (no underflow to log 0): (n, C)."""
-        log_post = self.spodes_.log_posteriors(codes)                   # (n, k, C)
-        log_pool = logsumexp(log_post, axis=1, b=self.weights_[None, :, None])
-        return log_pool - logsumexp(log_pool, axis=1, keepdims=True)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Posterior class probabilities (n, C) in ``classes_`` order: the weighted pool of SPODEs."""
-        return np.exp(self._log_pooled(self._encode(X)))
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log of :meth:`predict_proba`."""
-        return self._log_pooled(self._encode(X))
-
-    def predict(self, X) -> np.ndarray:
-        """Most probable class (ties: the first in ``classes_`` order)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags
-

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._spode import DEFAULT_MAX_TABLE_BYTES, SpodeEnsemble, conditional_log_likelihoods
+from ._ensemble import SpodeEnsemble
+from ._spode import DEFAULT_MAX_TABLE_BYTES, conditional_log_likelihoods
 
 __all__ = ["BMAAODE", "bma_posterior_weights", "bma_kept"]
 
@@ -42,6 +43,9 @@ class BMAAODE(SpodeEnsemble):
     Parameters
     ----------
     max_table_bytes : float, default=512 MiB
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
+        training, a pandas Categorical's declared categories, or explicit per-feature lists.
 
     Attributes
     ----------
@@ -60,8 +64,10 @@ class BMAAODE(SpodeEnsemble):
     True
     """
 
-    def __init__(self, *, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES):
+    def __init__(self, *, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
+                 categories="seen"):
         self.max_table_bytes = max_table_bytes
+        self.categories = categories
 
     def _fit_weights(self, log_post, y_codes):
         ll = conditional_log_likelihoods(log_post, y_codes)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._spode import DEFAULT_MAX_TABLE_BYTES, SpodeEnsemble, conditional_log_likelihoods, null_log_likelihood
+from ._ensemble import SpodeEnsemble
+from ._spode import DEFAULT_MAX_TABLE_BYTES, conditional_log_likelihoods, null_log_likelihood
 
 __all__ = ["CompAODE", "compression_coefficients", "compression_interval"]
 
@@ -66,6 +67,9 @@ class CompAODE(SpodeEnsemble):
     epsilon : float, default=0.01
         Prior probability of the null model (eq. 5), in (0, 1).
     max_table_bytes : float, default=512 MiB
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
+        training, a pandas Categorical's declared categories, or explicit per-feature lists.
 
     Attributes
     ----------
@@ -86,9 +90,11 @@ class CompAODE(SpodeEnsemble):
     array([0.518, 0.482])
     """
 
-    def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES):
+    def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
+                 categories="seen"):
         self.epsilon = epsilon
         self.max_table_bytes = max_table_bytes
+        self.categories = categories
 
     def _validate_params(self):
         super()._validate_params()

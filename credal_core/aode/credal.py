@@ -41,6 +41,9 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
     epsilon : float, default=0.01
         Lower bound of every SPODE's prior; needs :math:`\tilde k\,\epsilon \le 1`.
     max_table_bytes : float, default=512 MiB
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
+        training, a pandas Categorical's declared categories, or explicit per-feature lists.
 
     Examples
     --------
@@ -51,9 +54,11 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
     array([[ True, False]])
     """
 
-    def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES):
+    def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
+                 categories="seen"):
         self.epsilon = epsilon
         self.max_table_bytes = max_table_bytes
+        self.categories = categories
 
     def _validate_params(self):
         super()._validate_params()
@@ -68,11 +73,14 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
 
     def _dominance(self, codes):
         kept = self.kept_
-        post = np.exp(self.spodes_.log_posteriors(codes)[:, kept, :])     # exp of the kept SPODEs only
+        n, n_classes = codes.shape[0], len(self.classes_)
+        out = np.empty((n, n_classes, n_classes), dtype=bool)
         w = self.weights_[kept]
-        out = np.empty((post.shape[0], post.shape[2], post.shape[2]), dtype=bool)
-        for sl in _chunked(*post.shape[:1], post.shape[2], post.shape[1]):
-            out[sl] = bma_dominance(post[sl], w, float(self.epsilon))
+        for sl in _chunked(n, n_classes, int(kept.sum())):
+            part = codes[sl]
+            post = np.exp(self.spodes_.log_posteriors(part)[:, kept, :])   # exp of the kept SPODEs only
+            usable = self._usable(part)[:, kept]
+            out[sl] = bma_dominance(post, w, float(self.epsilon), None if usable.all() else usable)
         return out
 
 
@@ -112,6 +120,9 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
     epsilon : float, default=0.01
         Prior of the null model and lower bound of each SPODE's prior; needs :math:`(k+1)\epsilon \le 1`.
     max_table_bytes : float, default=512 MiB
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
+        training, a pandas Categorical's declared categories, or explicit per-feature lists.
 
     Attributes
     ----------
@@ -150,8 +161,12 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
         n, n_classes = codes.shape[0], len(self.classes_)
         if not keep.any():
             return np.zeros((n, n_classes, n_classes), dtype=bool)
-        post = np.exp(self.spodes_.log_posteriors(codes)[:, keep, :])     # exp of the kept SPODEs only
         out = np.empty((n, n_classes, n_classes), dtype=bool)
-        for sl in _chunked(n, n_classes, post.shape[1]):
-            out[sl] = comp_dominance(post[sl], base, float(self.epsilon), total, equality)
+        for sl in _chunked(n, n_classes, int(keep.sum())):
+            part = codes[sl]
+            post = np.exp(self.spodes_.log_posteriors(part)[:, keep, :])   # exp of the kept SPODEs only
+            # a SPODE whose parent is missing leaves the pool: zero posteriors make its term vanish,
+            # and its prior is then free like a dropped SPODE's (see _dominance's module doc)
+            post[~self._usable(part)[:, keep]] = 0.0
+            out[sl] = comp_dominance(post, base, float(self.epsilon), total, equality)
         return out

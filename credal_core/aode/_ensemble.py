@@ -1,0 +1,159 @@
+r"""The common estimator base of the AODE family: fit, the precise pool, missing parents.
+
+**Pool.**  Posterior averaging (the paper's form, 001 eqs. 3 and 8):
+:math:`P(c \mid \mathbf a) = \sum_{j \in U} w_j P(c \mid \mathbf a, s_j) / \sum_{j\in U} w_j`;
+joint averaging (Webb's AODE, Weka's ``AODE``; :class:`~credal_core.aode.AODE` with
+``combine="joint"``): :math:`P(c \mid \mathbf a) \propto \sum_{j\in U} P(c, \mathbf a \mid s_j)`.
+
+**Missing parents.**  U is the set of SPODEs that can be evaluated on the instance: a SPODE whose
+super-parent value is missing (or, with ``frequency_limit``, occurred fewer times in training) is
+left out, the other weights renormalised — Weka's ``AODE.distributionForInstance`` skips such a
+parent the same way.  If U is empty (every weighted parent missing), the prediction is the naive
+Bayes posterior with the same estimator (Weka's fallback, ``NBconditionalProb``).  Missing child
+values are summed out inside each SPODE (see :mod:`credal_core.aode._spode`).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._base import check_number, natural_dtype
+from ..data.counts import CountTables, check_categories_policy, check_labels
+from ._spode import SpodeTables, log_normalise, log_weighted_mean, table_bytes
+
+__all__ = ["SpodeEnsemble"]
+
+# Instances per predict block: the (n, k, C) work arrays of one block stay small.
+_PREDICT_ROWS = 65_536
+
+
+class SpodeEnsemble(ClassifierMixin, BaseEstimator):
+    """Base of the AODE family: fit learns the SPODE tables; subclasses choose the weights.
+
+    Subclasses implement ``_fit_weights(log_post, y_codes)`` (called at fit time with the
+    in-sample SPODE log posteriors) and set ``weights_`` (k,).
+    """
+
+    _needs_training_posteriors = True
+
+    def _validate_params(self):
+        check_number("max_table_bytes", self.max_table_bytes, 0.0, low_open=True)
+        check_categories_policy(getattr(self, "categories", "seen"))
+
+    # hooks with the defaults of the paper's form (AODE overrides them)
+    def _estimator(self):
+        return "paper", 1.0
+
+    def _combine(self) -> str:
+        return "posterior"
+
+    def _frequency_limit(self) -> float:
+        return 0.0
+
+    def fit(self, X, y, classes=None):
+        """Learn the SPODE tables and the ensemble weights from categorical ``X`` and labels ``y``.
+
+        Missing values in ``X`` (NaN / None / pandas NA) are missing at random: every table is
+        counted over the rows where its values are present.  ``classes`` declares the class
+        labels: a declared class with no training row stays a class.  Raises ``ValueError`` on
+        non-categorical ``X``, missing labels, a single class, or tables larger than
+        ``max_table_bytes`` (checked before anything large is allocated).
+        """
+        self._validate_params()
+        tables = CountTables.from_data(X, y, classes=classes, categories=getattr(self, "categories", "seen"))
+        if len(tables.classes) < 2:
+            raise ValueError(f"y has only one class ({tables.classes[0]!r}) in "
+                             f"{int(tables.class_counts.sum())} sample(s); a classifier needs at least "
+                             "two classes")
+        n_values = [len(c) for c in tables.categories]
+        need = table_bytes(len(tables.classes), n_values)
+        if need > self.max_table_bytes:
+            raise ValueError(
+                f"the SPODE tables would take {need / 2**20:.1f} MiB (classes × (Σ feature values)², "
+                f"8 bytes each: {len(tables.classes)} × {sum(n_values) + len(n_values)}²), more than "
+                f"max_table_bytes = {self.max_table_bytes / 2**20:.1f} MiB; drop or merge features / "
+                "values, or raise max_table_bytes")
+        self._validate_n_features(tables.n_features)
+        absent = tables.absent_features()
+        if absent.any():
+            names = [str(n) for n in tables.feature_names[absent]]
+            warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
+                          "information and are left out of every prediction", UserWarning, stacklevel=2)
+        codes = tables.encode(X, who=type(self).__name__)
+        labels = check_labels(y, codes.shape[0])
+        y_codes = pd.Index(tables.classes).get_indexer(labels)
+        estimator, m = self._estimator()
+        self.spodes_ = SpodeTables(codes, y_codes, len(tables.classes), n_values, estimator=estimator, m=m)
+        self.tables_ = tables
+        self.classes_ = natural_dtype(tables.classes)
+        self.n_features_in_ = tables.n_features
+        self.class_count_ = tables.class_counts
+        if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):
+            self.feature_names_in_ = tables.feature_names.astype(str)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        log_post = self.spodes_.training_log_posteriors(codes) if self._needs_training_posteriors else None
+        self._fit_weights(log_post, y_codes)
+        return self
+
+    def _validate_n_features(self, k: int):
+        """Hook: refuse a number of SPODEs the method cannot handle (e.g. k ε > 1)."""
+
+    def _fit_weights(self, log_post, y_codes):
+        raise NotImplementedError
+
+    def _encode(self, X) -> np.ndarray:
+        check_is_fitted(self, "spodes_")
+        return self.tables_.encode(X, who=type(self).__name__)
+
+    def _usable(self, codes) -> np.ndarray:
+        """Bool (n, k): the SPODEs each instance can evaluate (parent present, frequent enough)."""
+        return self.spodes_.usable(codes, self._frequency_limit())
+
+    def spode_posteriors(self, X) -> np.ndarray:
+        """Each SPODE's class posterior :math:`P(c \\mid \\mathbf a, s_j)`, shape (n, k, C); NaN for
+        the SPODEs an instance cannot evaluate (parent missing)."""
+        codes = self._encode(X)
+        post = np.exp(self.spodes_.log_posteriors(codes))
+        post[~self._usable(codes)] = np.nan
+        return post
+
+    def _log_pooled(self, codes) -> np.ndarray:
+        """Log of the normalised pool (n, C), in log space (no underflow to log 0), block by block."""
+        out = np.empty((codes.shape[0], len(self.classes_)))
+        for start in range(0, codes.shape[0], _PREDICT_ROWS):
+            part = codes[start:start + _PREDICT_ROWS]
+            weights = (self.weights_[None, :] * self._usable(part)).T                 # (k, n)
+            log_joint = self.spodes_.log_joint_ckn(part)                              # (C, k, n)
+            if self._combine() == "posterior":
+                log_joint = log_normalise(log_joint, axis=0)
+            pooled = log_weighted_mean(log_joint, weights)                            # (C, n)
+            none = weights.sum(axis=0) == 0
+            if none.any():                   # no SPODE can speak: Weka's naive Bayes fallback
+                pooled[:, none] = self.spodes_.nb_log_joint(part[none]).T
+            out[start:start + _PREDICT_ROWS] = log_normalise(pooled, axis=0).T
+        return out
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posterior class probabilities (n, C) in ``classes_`` order: the weighted pool of SPODEs."""
+        return np.exp(self._log_pooled(self._encode(X)))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log of :meth:`predict_proba`."""
+        return self._log_pooled(self._encode(X))
+
+    def predict(self, X) -> np.ndarray:
+        """Most probable class (ties: the first in ``classes_`` order)."""
+        best = np.argmax(self._log_pooled(self._encode(X)), axis=1)     # NotFittedError first
+        return self.classes_[best]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = True      # missing values are missing at random
+        return tags

@@ -1,0 +1,78 @@
+"""Runs Weka 3.6's AODE (``/usr/share/java/weka.jar``, Debian package ``weka``) for cross-checks.
+
+``weka_aode_proba`` writes the data as ARFF (every attribute nominal over the declared values,
+``?`` for a missing cell), compiles a tiny Java class printing ``distributionForInstance`` at full
+precision, and returns the probabilities.  ``weka_or_skip`` skips the calling test when Weka or a
+JDK is not installed.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+WEKA_JAR = Path("/usr/share/java/weka.jar")
+
+JAVA = r"""
+import java.io.*;
+import weka.core.*;
+import weka.classifiers.bayes.AODE;
+
+public class WekaAodeProba {
+  public static void main(String[] args) throws Exception {
+    Instances train = new Instances(new BufferedReader(new FileReader(args[1])));
+    Instances test = new Instances(new BufferedReader(new FileReader(args[2])));
+    train.setClassIndex(train.numAttributes() - 1);
+    test.setClassIndex(test.numAttributes() - 1);
+    AODE model = new AODE();
+    model.setOptions(Utils.splitOptions(args[0]));
+    model.buildClassifier(train);
+    for (int i = 0; i < test.numInstances(); i++) {
+      double[] p = model.distributionForInstance(test.instance(i));
+      StringBuilder b = new StringBuilder();
+      for (int c = 0; c < p.length; c++) { if (c > 0) b.append(','); b.append(Double.toString(p[c])); }
+      System.out.println(b);
+    }
+  }
+}
+"""
+
+
+def weka_or_skip():
+    if not WEKA_JAR.is_file() or shutil.which("javac") is None:
+        pytest.skip("Weka 3.6 (apt-get install weka) or a JDK is not installed")
+
+
+def _value(v) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return "?"
+    return "'" + str(v).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _arff(rows, labels, values, classes) -> str:
+    lines = ["@relation r"]
+    lines += [f"@attribute a{j} {{{','.join(_value(v) for v in vals)}}}" for j, vals in enumerate(values)]
+    lines.append(f"@attribute class {{{','.join(_value(c) for c in classes)}}}")
+    lines.append("@data")
+    lines += [",".join([_value(v) for v in row] + [_value(c)]) for row, c in zip(rows, labels)]
+    return "\n".join(lines) + "\n"
+
+
+def weka_aode_proba(X_train, y_train, X_test, values, classes, options: str = "") -> np.ndarray:
+    """Weka's AODE probabilities (n_test, C) in ``classes`` order; missing cells None / NaN."""
+    weka_or_skip()
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        (d / "WekaAodeProba.java").write_text(JAVA)
+        subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", tmp, str(d / "WekaAodeProba.java")],
+                       check=True, capture_output=True)
+        (d / "train.arff").write_text(_arff(X_train, y_train, values, classes))
+        (d / "test.arff").write_text(_arff(X_test, [classes[0]] * len(X_test), values, classes))
+        out = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaAodeProba", options,
+                              str(d / "train.arff"), str(d / "test.arff")],
+                             check=True, capture_output=True, text=True)
+    return np.array([[float(v) for v in line.split(",")] for line in out.stdout.split()])
