@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import socket
@@ -42,9 +43,7 @@ def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) 
     raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
 
 
-@contextlib.contextmanager
-def streamlit_app(log_name: str):
-    """Serve app.py headless on 127.0.0.1; yields the base URL; the log goes to output/<log_name>."""
+def _start(log_name: str) -> tuple[str, subprocess.Popen, object]:
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
@@ -52,18 +51,55 @@ def streamlit_app(log_name: str):
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     OUTPUT.mkdir(exist_ok=True)
     url = f"http://127.0.0.1:{port}/"
-    with (OUTPUT / log_name).open("w") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log = (OUTPUT / log_name).open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_until_serving(url, proc)
+    except BaseException:
+        _stop(proc, log)
+        raise
+    return url, proc, log
+
+
+def _stop(proc: subprocess.Popen, log) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+_SHARED: dict = {}
+
+
+def _stop_shared() -> None:
+    if "proc" in _SHARED:
+        _stop(_SHARED.pop("proc"), _SHARED.pop("log"))
+
+
+@contextlib.contextmanager
+def streamlit_app(log_name: str, *, fresh: bool = False):
+    """Serve app.py headless on 127.0.0.1 and yield the base URL.
+
+    One server is shared by every browser test of the run (started on first use, stopped when the
+    test process exits; its log is output/streamlit_shared.log): starting Streamlit costs seconds.
+    ``fresh=True`` starts a server of its own (log output/<log_name>), for what only a freshly started
+    server shows (the first deep link handed over to app.py's navigation).
+    """
+    if fresh:
+        url, proc, log = _start(log_name)
         try:
-            wait_until_serving(url, proc)
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            _stop(proc, log)
+        return
+    proc = _SHARED.get("proc")
+    if proc is None or proc.poll() is not None:
+        _SHARED["url"], _SHARED["proc"], _SHARED["log"] = _start("streamlit_shared.log")
+        atexit.register(_stop_shared)
+    yield _SHARED["url"]
 
 
 def playwright_or_skip():
