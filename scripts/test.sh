@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed).
-# Extra arguments are passed to pytest, e.g. `bash scripts/test.sh -k home -x`.
+# Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
+# on two worker processes (pytest-xdist). `bash scripts/test.sh --fast` is the inner loop: no browser tests,
+# no slow ones, at most 15 examples per property test. Extra arguments are passed to pytest, e.g.
+# `bash scripts/test.sh -k home -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +21,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 
-.venv/bin/python -m pytest -q "$@"   # testpaths = ["tests"] (pyproject.toml)
+if [ "${1:-}" = "--fast" ]; then
+    shift
+    HYPOTHESIS_PROFILE=fast exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
+fi
+
+.venv/bin/python -m pytest -q -n 2 "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 # The shared API contract lives beside the project on the development machine only.
 if [ -d ../shared/contract ]; then
