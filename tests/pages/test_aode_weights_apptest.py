@@ -63,25 +63,53 @@ def test_default_view_shows_weights_that_match_the_library(default_page):
     assert "−nH(C)" in text or "-nH(C)" in text
 
 
-def test_comparison_table_has_the_five_classifiers_and_finite_cells(default_page):
-    table = default_page.table[-1].value
+def comparison_table(at: AppTest) -> pd.DataFrame:
+    tables = [t.value for t in at.table if "u65" in t.value.columns]
+    assert len(tables) == 1, len(tables)
+    return tables[0].reset_index()
+
+
+def test_the_comparison_runs_on_demand_and_shows_the_mean_over_folds():
+    at = run_page()
+    assert not [t for t in at.table if "u65" in t.value.columns]          # nothing runs on opening
+    assert any("Press **Run comparison**" in c.value for c in at.caption)
+    at.button(key="aw_run").click().run()
+    assert not at.exception
+    table = comparison_table(at)
     assert table["classifier"].tolist() == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*"]
     for col in ("accuracy", "u65", "u80", "determinacy"):
         assert col in table.columns
-    cells = table.drop(columns="classifier").to_numpy().ravel()
-    assert all(c == "—" or np.isfinite(float(c)) for c in cells)
+    means = table.drop(columns=["classifier", "folds"]).map(lambda c: c.split(" ± ")[0])
+    assert all(c == "—" or np.isfinite(float(c)) for c in means.to_numpy().ravel())
+    assert (table["folds"] == 10).all()
     # the credal classifiers' accuracy is their precise counterpart's
     assert table.loc[3, "accuracy"] == table.loc[1, "accuracy"]
     assert table.loc[4, "accuracy"] == table.loc[2, "accuracy"]
-    assert float(table.loc[3, "u80"]) >= float(table.loc[3, "u65"])
+    assert float(means.loc[3, "u80"]) >= float(means.loc[3, "u65"])
+    assert "mean over the 10 folds ± standard deviation" in all_text(at)
+
+    # moving ε never re-runs the cross-validation: the table keeps the ε it was run with
+    at.slider(key="aw_eps").set_value(0.02).run()
+    assert "ε = 0.010: 5-fold" in all_text(at) and comparison_table(at).equals(table)
+
+
+def test_a_comparison_cut_short_is_reported_not_restarted():
+    at = run_page({"data": "weather", "folds": "2", "repeats": "1"})
+    at.session_state["aw_running"] = True         # what a click during a run leaves behind
+    at.run()
+    assert any("stopped before it finished" in w.value for w in at.warning)
+    assert not [t for t in at.table if "u65" in t.value.columns]          # not silently restarted
+    at.button(key="aw_run").click().run()
+    assert not at.warning and len(comparison_table(at)) == 5
 
 
 def test_url_parameters_reproduce_the_view_and_instance():
-    query = {"data": "weather", "eps": "0.05", "n": "14", "row": "3", "folds": "3", "repeats": "1"}
+    query = {"data": "weather", "eps": "0.05", "n": "14", "row": "3", "folds": "3", "repeats": "x"}
     at = run_page(query)
     assert at.selectbox(key="aw_data").value == "weather"
     assert at.slider(key="aw_eps").value == pytest.approx(0.05)
     assert at.number_input(key="aw_row").value == 3
+    assert at.slider(key="aw_folds").value == 3
     X, y = sample("weather")
     model = CredalBMAAODE(epsilon=0.05).fit(X, y)
     want = [str(c) for c, s in zip(model.classes_, model.predict_set(X.iloc[[3]])[0]) if s]
@@ -89,18 +117,9 @@ def test_url_parameters_reproduce_the_view_and_instance():
     pairs = at.table[1].value
     assert set(pairs.columns) >= {"BMA-AODE* min ratio", "COMP-AODE* min ratio"}
     assert len(pairs) == 2
-
-
-def test_bad_url_values_fall_back_to_defaults():
-    at = run_page({"data": "nope", "eps": "abc", "n": "99999", "row": "-4", "folds": "x"})
-    assert at.selectbox(key="aw_data").value == "synthetic_nb"
-    assert at.slider(key="aw_eps").value == pytest.approx(0.01)
-    assert at.slider(key="aw_n").value == 300
-    assert at.number_input(key="aw_row").value == 0
     # the address bar is rewritten at once with the values in use (not left with the invalid ones)
     url = {key: (v[0] if isinstance(v, list) else v) for key, v in at.query_params.items()}
-    assert url == {"data": "synthetic_nb", "eps": "0.01", "n": "300", "row": "0", "folds": "5",
-                   "repeats": "2"}
+    assert url == {**query, "repeats": "2"}
 
 
 def test_changing_widgets_updates_the_url_and_the_weights():
@@ -116,8 +135,9 @@ def test_ten_folds_on_fourteen_rows_run():
     """The splitter only needs folds <= rows (classes are dealt round-robin): weather (9 'yes', 5 'no')
     with 10 folds is a valid protocol and gives the five rows of results, no error."""
     at = run_page({"data": "weather", "folds": "10", "repeats": "1"})
-    assert not at.error
-    table = at.table[-1].value
+    at.button(key="aw_run").click().run()
+    assert not at.error and not at.exception
+    table = comparison_table(at)
     assert table["classifier"].tolist() == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*"]
 
 
