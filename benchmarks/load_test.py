@@ -13,10 +13,11 @@ link's query string and the page's URL name. The server answers with ForwardMsgs
 (by label, or the first slider outside a form); moving one sends another ``rerun_script`` with that
 widget's new value in ``widget_states`` (and the widget's ``fragment_id`` when it sits in an
 ``st.fragment``), the current query string and page hash, and the hashes of the large messages already
-received (``cached_message_hashes``, as the browser's message cache does). Latencies run from sending to
-the ``script_finished`` ForwardMsg (one with status ``FINISHED_EARLY_FOR_RERUN`` does not count: a
-newer run follows). Errors are exceptions rendered on the page (deltas with an ``exception`` element),
-compile errors, "page not found", dropped connections and time-outs.
+received (``cached_message_hashes``, as the browser's message cache does). A rerun's latency runs from
+sending it to the ``script_finished`` ForwardMsg (one with status ``FINISHED_EARLY_FOR_RERUN`` does not
+count: a newer run follows); the first render's runs from the page's ``GET`` to the first run's end.
+Errors are exceptions rendered on the page (deltas with an ``exception`` element), compile errors,
+"page not found", dropped connections and time-outs.
 
 Scenarios (``run``):
 
@@ -25,8 +26,11 @@ Scenarios (``run``):
   of one to three steps, so students meet each other's cached values as a class does). On Determinacy
   curves the widget is the indicator shown after the page's first run; on Compare each student presses
   "Run the comparison" once with a seed of their own (a real cross-validation each).
+  With ``--deadline`` no student starts a move after that many seconds (slow pages would otherwise make
+  a scenario last many minutes); the moves left are reported as ``moves_cut``.
 - ``mixed``: ``--mixed-compare`` students (10) run comparisons on Compare while ``--mixed-sliders`` (20)
-  move sliders on the other pages (round-robin); the slider users' latencies decide the limits.
+  move sliders on the other pages (round-robin) once every comparison has started; the slider users'
+  latencies decide the limits.
 
 ``cpu-per-rerun``: one student per page, ``--reruns`` slider moves to values not visited before in the
 session; CPU seconds of the server's process tree per rerun (idle CPU subtracted), the issue's target being
@@ -34,7 +38,7 @@ at most 0.05 s on every page.
 
 Server CPU and RSS are summed over the server's process tree (the Streamlit process, or serve.sh with its
 workers and HAProxy) from /proc via psutil. The load generator shares the machine's cores with the server:
-its own CPU seconds are printed too.
+its own CPU seconds are in the JSON (``client_cpu_s``), with the machine's load average.
 """
 
 from __future__ import annotations
