@@ -143,7 +143,7 @@ def test_moving_k_moves_the_neighbours_and_the_url():
     assert "Among its 15 nearest training points" in page_text(at)
 
 
-@pytest.mark.parametrize("target", ["fitted_selector", "accuracy_curve", "table2"])
+@pytest.mark.parametrize("target", ["decision", "accuracy_curve", "table2"])
 def test_a_value_error_of_the_computation_is_a_message_not_a_traceback(monkeypatch, target):
     import app_support.cache_selection as cache
 
@@ -154,7 +154,7 @@ def test_a_value_error_of_the_computation_is_a_message_not_a_traceback(monkeypat
     at = run_page({"table2": "1"})
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "the training part holds a single class" in errors[0]
-    if target == "fitted_selector":                   # nothing to show without a selector
+    if target == "decision":                          # nothing to show without a selector
         assert not at.get("plotly_chart")
     else:                                             # the rest of the page is still there
         assert traces(at, "plane_chart")["test"]["x"].size == 1
@@ -179,14 +179,6 @@ def test_k_above_the_training_size_uses_every_training_row():
     text = page_text(at)
     assert "more than the 10 training rows" in text and "Among its 10 nearest training points" in text
     assert traces(at, "plane_chart")["neighbours-euclidean"]["customdata"].sum() == 10
-
-
-def test_bad_url_values_fall_back_to_defaults():
-    at = run_page({"data": "nope", "k": "abc", "dist": "manhattan", "seed": "-4", "f1": "zzz", "runs": "15"})
-    assert at.selectbox(key="cs_data").value == "balloons"
-    assert at.slider(key="cs_k").value == 3 and at.radio(key="cs_dist").value == "euclidean"
-    assert at.multiselect(key="cs_f1").value == F1
-    assert at.slider(key="cs_runs").value == 10             # snapped down to the slider's step
 
 
 def test_empty_feature_set_gives_a_message_not_a_traceback():
@@ -228,3 +220,19 @@ def test_tic_tac_toe_uses_the_papers_subsets_and_table2_row():
     assert at.multiselect(key="cs_f1").value == ["top_left", "middle_middle", "bottom_left", "bottom_middle"]
     table2 = [t.value for t in at.table if "004 Table 2" in t.value.to_string()]
     assert len(table2) == 1 and "0.7337" in table2[0].to_string()      # 004's Euclidean selector on TIC
+
+
+@pytest.mark.parametrize("distance", ["euclidean", "chebyshev"])
+def test_one_fit_serves_every_k_exactly_as_a_fresh_fit(distance):
+    """The page fits the selector of a split once and changes only k: the same explanations as a
+    selector fitted with that k, for every k of the slider's range."""
+    from app_support.cache_selection import fitted_selector
+
+    X, y = balloons()
+    train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
+    for k in (1, 2, 3, 4, 12, 30):
+        fresh = ThresholdSelector(features_1=F1, features_2=F2, k=k, distance=distance).fit(X.iloc[train],
+                                                                                               y[train])
+        page = fitted_selector("balloons", tuple(F1), tuple(F2), 0, k, distance, "resubstitution")
+        assert page.k_ == k
+        pd.testing.assert_frame_equal(page.explain(X.iloc[test]), fresh.explain(X.iloc[test]))
