@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import xlogy
+from scipy.special import expit, xlogy
 
 from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from ..data.counts import lookup
@@ -113,6 +113,87 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         dom = np.zeros((n, n_classes, n_classes), dtype=bool)
         if self.alpha == 0 or n == 0:           # critical levels are >= 0: nothing dominates
             return dom
+        log_alpha = np.log(self.alpha)
+        nc = tables.class_counts
+        pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
+        # first the Taylor stage on every row; the other stages get the rows it leaves open
+        stats = _taylor_stats(tables, codes, 0.5 * shift, bool(shift))
+        scale = [(nc[c] + 2) * (stats["m"][c] + 1) * (1 + 4 * np.log(nc[c] + 2)) for c in range(n_classes)]
+        sides = [_Side(stats, c, nc[c], slice(None), 0.5 * shift) for c in range(n_classes)]
+        open_rows = {}
+        for a, b in pairs:
+            margin = _ROUNDING * (scale[a] + scale[b])
+            ab, ba, known = _taylor_verdicts(sides, a, b, log_alpha, shift, margin)
+            dom[:, a, b], dom[:, b, a] = ab, ba
+            open_rows[a, b] = ~known
+        rest = np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if pairs else np.zeros(0, int)
+        if rest.size:
+            wanted = {key: val[rest] for key, val in open_rows.items()}
+            sub = self._dominance_exact_routes(codes[rest], wanted, log_alpha, shift)
+            for a, b in pairs:
+                take = rest[open_rows[a, b][rest]]
+                dom[take, a, b] = sub[open_rows[a, b][rest], a, b]
+                dom[take, b, a] = sub[open_rows[a, b][rest], b, a]
+        return dom
+
+    def _dominance_exact_routes(self, codes, wanted, log_alpha, shift):
+        """The probes, the root and the exact search (see :meth:`_dominance`) on the rows of
+        ``codes``; ``wanted[a, b]`` marks the rows whose verdicts for the pair are needed."""
+        tables = self.tables_
+        n_classes = len(tables.classes)
+        n = codes.shape[0]
+        dom = np.zeros((n, n_classes, n_classes), dtype=bool)
+        nc = tables.class_counts
+        stats = _class_stats(tables, codes, shift)
+        sides = [_end_values(stats, c, nc[c], shift) for c in range(n_classes)]
+        extended = None
+        for (a, b), need in wanted.items():
+            if not need.any():
+                continue
+            ends = _pair_ends(sides[a], sides[b], shift)
+            decided = ~need
+            # log r(0) >= 0 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
+            # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
+            # log r(0) >= 0 for (b, a) is the mirror case r(1) <= 1.  Within the rounding
+            # margin of 0 the side of u0 is unsure: those rows take the exact route.
+            for hi, lo, lr0 in ((a, b, ends["lr_ab"]), (b, a, ends["lr_ba"])):
+                rows = np.flatnonzero((lr0 >= ends["margin"]) & need)
+                verdict, known = _probe_sums(stats, hi, lo, nc, rows, lr0[rows], ends, log_alpha,
+                                             shift)
+                dom[rows[known], hi, lo] = verdict[known]
+                decided[rows[known]] = True
+            if not shift:
+                # both classes give the instance probability 0 at the maximum-likelihood
+                # estimate (log r(0) = NaN): the curve of 003 Cor. 1 shrinks to that point
+                # (u_min = 0 = u_max - 1), both critical levels are 1: neither dominates
+                decided |= (sides[a]["lp0"] == -np.inf) & (sides[b]["lp0"] == -np.inf)
+            else:
+                # u0 inside (0, 1): the set {r <= 1} contains u = 0 and {r >= 1} contains
+                # u = 1, so neither class dominates if L(0) and L(1) reach α times max L.
+                cut = log_alpha + ends["m_up"] + ends["margin"]
+                decided |= ((ends["lr_ab"] < -ends["margin"]) & (ends["lr_ba"] < -ends["margin"])
+                            & (ends["ll0"] >= cut) & (ends["ll1"] >= cut))
+            todo = np.flatnonzero(~decided)
+            if todo.size == 0:
+                continue
+            if extended is None:
+                extended = tables.extended_counts()
+            # only this pair's two classes: the other rows of the tables are not needed here
+            counts = lookup(codes[todo], [e[[a, b]] for e in extended])     # (2, m, k)
+            pc = PairCounts(np.full(todo.size, nc[a]), counts[0].T, np.full(todo.size, nc[b]),
+                            counts[1].T)
+            sub_ends = {key: val[todo] for key, val in ends.items()}
+            ab, ba, known, u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
+            dom[todo, a, b], dom[todo, b, a] = ab, ba
+            left = np.flatnonzero(~known)
+            if left.size and shift:
+                dom[todo[left], a, b], dom[todo[left], b, a] = dominance_pairs(
+                    pc.take(left), self.alpha, sub_ends["margin"][left], u0[left])
+            elif left.size:
+                crit_ab, crit_ba = critical_alpha_pairs(pc.take(left), False)
+                dom[todo[left], a, b] = self.alpha > crit_ab
+                dom[todo[left], b, a] = self.alpha > crit_ba
+        return dom
         log_alpha = np.log(self.alpha)
         nc = tables.class_counts
         stats = _class_stats(tables, codes, shift)
@@ -434,3 +515,446 @@ def _settle_at_root(pc, ends, log_alpha, shift):
         high = log_l >= log_alpha + ends["m_up"] + margin        # L(u0) >= α max L for sure
     known = ((left | right) & (low | high)) | (middle & high)
     return left & low, right & low, known, u0
+
+
+# --- The Taylor stage: whole verdicts from per-row sums, where the profile's shape is certified ---
+
+_ORDER = 5          # Taylor order Q of the per-feature sums
+_REACH = 0.6        # expansions are used where |d| <= _REACH (c + z) for every count c of the row
+
+
+def _taylor_stats(tables, codes, z, slopes):
+    r"""Per class (C, n), over the features with :math:`0 < c_j = n(c, f_j) < n(c)`: how many
+    (``cnt``), :math:`A = \sum_j \log(c_j + z)`, :math:`S_q = \sum_j (c_j + z)^{-q}` (``S[q]``,
+    q = 1..Q+1), the least such count ``cmin`` (+inf if none); the number ``k`` of zero counts and
+    ``m`` of counts below n(c).  With ``slopes``: :math:`\sum_j 1/c_j` and :math:`\sum_j 1/(c_j+1)`
+    (``ihi``, ``ilo``), the extreme values of :math:`\sum_j 1/(c_j + u)` on [0, 1].
+    A missing test value (code MISSING) adds nothing.
+    """
+    nc = tables.class_counts[:, None]
+    sums, mins = [], []
+    for t in tables.extended_counts():
+        inside = t < nc
+        pos = inside & (t > 0)
+        base = np.where(pos, t + z, 1.0)
+        rows = [inside, inside & (t == 0), pos, np.where(pos, np.log(base), 0.0)]
+        power = np.where(pos, 1.0, 0.0)
+        for _ in range(_ORDER + 1):
+            power = power / base
+            rows.append(power)
+        if slopes:
+            safe = np.where(pos, t, 1.0)
+            rows += [np.where(pos, 1 / safe, 0.0), np.where(pos, 1 / (safe + 1), 0.0)]
+        sums.append(np.stack([np.asarray(r, float) for r in rows]))        # (P, C, V + 1)
+        mins.append(np.where(pos, t, np.inf))
+    widths = [len(c) + 1 for c in tables.categories]
+    blocks = _BlockSums(codes, widths, limit=max(1, min(4096, codes.shape[0] // 4)))
+    out = blocks.reduce(sums)
+    stats = {"m": out[0], "k": out[1], "cnt": out[2], "A": out[3], "S": out[4:5 + _ORDER]}
+    if slopes:
+        stats["ihi"], stats["ilo"] = out[5 + _ORDER], out[6 + _ORDER]
+    stats["cmin"] = blocks.reduce(mins, np.minimum)
+    return stats
+
+
+class _Side:
+    """One class of a pair, at argument ``z + d`` (a's ``u``, or b's ``1 - u`` / ``-u``).
+
+    The per-row quantities sit in the rows of one array, so that taking a subset of rows (as the
+    root finder does every iteration) is one indexing operation: the counts m, k, cnt, the sum A,
+    cmin, the slope sums, and the Taylor coefficients of the log sums (``g``), of their slopes
+    (``dg``) and of the count-weighted sums (``w``), highest order first.
+    """
+
+    _FIELDS = ("m", "k", "cnt", "A", "cmin", "ihi", "ilo", "tail_g", "tail_w")
+
+    def __init__(self, stats, c, n_c, rows, z):
+        self.n, self.z = float(n_c), z
+        Q = _ORDER
+        S = stats["S"][:, c][:, rows]                          # S_1 .. S_(Q+1)
+        cnt = stats["cnt"][c][rows]
+        sign = np.array([1.0 if q % 2 else -1.0 for q in range(1, Q + 1)])[:, None]
+        order = np.arange(1, Q + 1)[:, None]
+        prev = np.vstack([cnt[None], S[:Q - 1]])               # S_(q-1), with S_0 = cnt
+        g = sign * S[:Q] / order
+        dg = sign * S[:Q]
+        w = sign * (prev - z * S[:Q]) / order
+        slopes = ([stats["ihi"][c][rows], stats["ilo"][c][rows]] if "ihi" in stats
+                  else [np.zeros_like(cnt)] * 2)
+        self.data = np.vstack([stats["m"][c][rows], stats["k"][c][rows], cnt, stats["A"][c][rows],
+                               stats["cmin"][c][rows], *slopes, S[Q], S[Q - 1],
+                               g[::-1], dg[::-1], w[::-1]])
+
+    def __getattr__(self, name):
+        if name == "g1":                       # S_1: the last (first-order) Taylor coefficient
+            return self.data[len(_Side._FIELDS) + _ORDER - 1]
+        try:
+            return self.data[_Side._FIELDS.index(name)]
+        except ValueError:
+            raise AttributeError(name) from None
+
+    def take(self, idx):
+        if idx.size == self.data.shape[1] and idx[-1] == idx.size - 1:    # the root finder's first
+            return self                                                  # calls: every row, in order
+        out = object.__new__(_Side)
+        out.n, out.z, out.data = self.n, self.z, self.data[:, idx]
+        return out
+
+    def _horner(self, start, d):
+        coefs = self.data[start:start + _ORDER]
+        poly = coefs[0] * d
+        for coef in coefs[1:]:
+            poly += coef
+            poly *= d
+        return poly
+
+    def log_p(self, d, with_k=True, arg=None):
+        """log p at z + d without the remainder, and its derivative in d.  ``with_k=False`` leaves
+        out the k log(z + d) term (the zero counts' factor); ``arg`` may give z + d exactly."""
+        arg = self.z + d if arg is None else arg
+        base = len(_Side._FIELDS)
+        coefs = self.data[base + _ORDER:base + 2 * _ORDER]
+        dpoly = coefs[0] * d
+        for coef in coefs[1:-1]:
+            dpoly += coef
+            dpoly *= d
+        dpoly += coefs[-1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            one_m = 1 - self.m
+            value = one_m * np.log(self.n + arg) + self.A + self._horner(base, d)
+            slope = one_m / (self.n + arg) + dpoly
+            if with_k:
+                value += xlogy(self.k, arg)
+                slope += np.divide(self.k, arg, out=np.zeros_like(slope), where=self.k > 0)
+        return value, slope
+
+    def bounds(self, d, arg=None):
+        """log p (with the k term), log Λ relative to its value at z, and their remainder bounds."""
+        base = len(_Side._FIELDS)
+        arg = self.z + d if arg is None else arg
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lp = (1 - self.m) * np.log(self.n + arg) + self.A + self._horner(base, d) + xlogy(self.k, arg)
+            lam = self.n * (1 - self.m) * np.log1p(d / (self.n + self.z)) + self._horner(base + 2 * _ORDER, d)
+            ad = np.abs(d)
+            rho = ad / (self.cmin + self.z)
+            power = ad * ad
+            power = power * power * power if _ORDER == 5 else ad ** (_ORDER + 1)
+            tail = np.where(rho < 1, power / ((_ORDER + 1) * (1 - rho)), np.inf)
+            tail[self.cnt == 0] = 0.0
+        return lp, lam, tail * self.tail_g, tail * self.tail_w
+
+
+def _class_slope_range(side):
+    """Least and largest value on u in [0, 1] of (1 - m) / (n + u) (the class term's slope)."""
+    at0, at1 = (1 - side.m) / side.n, (1 - side.m) / (side.n + 1)
+    return np.minimum(at0, at1), np.maximum(at0, at1)
+
+
+def _newton(fun, x, lo, hi, take, steps=3, more=12):
+    """Newton steps on increasing functions, kept inside [lo, hi]: ``steps`` on every row, then
+    up to ``more`` on the rows still moving (``take(idx)`` restricts ``fun`` to rows ``idx``).
+    No convergence test is needed for exactness: the rigorous bracket built around the result
+    decides whether it is good enough."""
+    def step(f, x, lo, hi):
+        value, slope = f(x)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            new = x - value / slope
+        return np.clip(np.where(np.isfinite(new), new, x), lo, hi)
+
+    for _ in range(steps):
+        x_old, x = x, step(fun, x, lo, hi)
+    live = np.flatnonzero(np.abs(x - x_old) > 1e-12 * (1 + np.abs(x)))
+    for _ in range(more):
+        if live.size == 0:
+            break
+        new = step(take(live), x[live], lo[live], hi[live])
+        moving = np.abs(new - x[live]) > 1e-12 * (1 + np.abs(new))
+        x[live] = new
+        live = live[moving]
+    return x
+
+
+class _Pair:
+    """log r and bounds on log L (relative to the centre) for a pair of :class:`_Side`.
+
+    The root u0 of r = 1 is sought in a coordinate t per row that keeps log r nearly linear:
+    ``mode`` 0: u = z + t; 1 (a has a zero count, log u in log r): a's argument is e^t; 2 (b has
+    one): b's argument is e^(-t); 3 (both, with the instance): u = expit(t).  Each class's
+    argument is computed directly from t, so none loses precision next to its singularity.
+    """
+
+    def __init__(self, pa, pb, mg, shift, mode, coefs=None):
+        self.pa, self.pb, self.mg, self.shift, self.mode = pa, pb, mg, shift, mode
+        self.z = 0.5 if shift else 0.0
+        self.plain = not mode.any()
+        if coefs is None:
+            # log r's polynomial part in d = u - z as one polynomial (b's argument is z - d):
+            # the Newton steps evaluate it once instead of once per class
+            base, Q = len(_Side._FIELDS), _ORDER
+            ga, gb = pa.data[base:base + Q], pb.data[base:base + Q]        # highest order first
+            flip = np.array([(-1.0) ** (Q - i) for i in range(Q)])[:, None]   # (-1)^q
+            c = ga - flip * gb
+            dc = c * np.arange(Q, 0, -1)[:, None]
+            coefs = np.vstack([c, dc, pa.A - pb.A, 1 - pa.m, 1 - pb.m, pa.k, pb.k])
+        self.coefs = coefs
+
+    def take(self, idx):
+        return _Pair(self.pa.take(idx), self.pb.take(idx), self.mg[idx], self.shift, self.mode[idx],
+                     self.coefs[:, idx])
+
+    def _lr_mid(self, arg_a, arg_b):
+        """log r without the remainder and its slope in u, from the pair's polynomial."""
+        Q, c = _ORDER, self.coefs
+        d = arg_a - self.z
+        poly = c[0] * d
+        for coef in c[1:Q]:
+            poly += coef
+            poly *= d
+        slope = c[Q] * d
+        for coef in c[Q + 1:2 * Q - 1]:
+            slope += coef
+            slope *= d
+        slope += c[2 * Q - 1]
+        A, ma, mb, ka, kb = c[2 * Q:]
+        na, nb = self.pa.n + arg_a, self.pb.n + arg_b
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = poly + A + ma * np.log(na) - mb * np.log(nb)
+            slope += ma / na + mb / nb
+            if not self.plain:
+                value += xlogy(ka, arg_a) - xlogy(kb, arg_b)
+                slope += np.divide(ka, arg_a, out=np.zeros_like(slope), where=ka > 0)
+                slope += np.divide(kb, arg_b, out=np.zeros_like(slope), where=kb > 0)
+        return value, slope
+
+    def args(self, t):
+        """(a's argument, b's argument, du/dt) at t; b's argument is shift - u."""
+        mode, z = self.mode, self.z
+        if self.plain:
+            return z + t, z - t, 1.0
+        arg_a, arg_b, dudt = z + t, z - t, np.ones_like(t)
+        with np.errstate(over="ignore"):
+            for which in (1, 2, 3):
+                sel = np.flatnonzero(mode == which)
+                if sel.size == 0:
+                    continue
+                ts = t[sel]
+                if which == 1:
+                    a = np.exp(ts)
+                    arg_a[sel], arg_b[sel], dudt[sel] = a, self.shift - a, a
+                elif which == 2:
+                    b = np.exp(-ts)
+                    arg_a[sel], arg_b[sel], dudt[sel] = self.shift - b, b, b
+                else:
+                    a, b = expit(ts), expit(-ts)
+                    arg_a[sel], arg_b[sel], dudt[sel] = a, b, a * b
+        return arg_a, arg_b, dudt
+
+    def lr(self, t):
+        arg_a, arg_b, dudt = self.args(t)
+        value, slope = self._lr_mid(arg_a, arg_b)
+        return value, slope * dudt
+
+    def psi(self, w):
+        """-ψ in w = logit(u) and its slope (ψ = log r - w decreases where it is certified)."""
+        u, v = expit(w), expit(-w)
+        value, slope = self._lr_mid(u, v)
+        return w - value, 1 - slope * u * v
+
+    def at(self, arg_a, arg_b):
+        """Bounds at the arguments (a's u, b's shift - u): (lr_lo, lr_hi, ll_lo, ll_hi), with
+        log Λ in place of log L without the instance."""
+        lpa, lama, ega, ewa = self.pa.bounds(arg_a - self.z, arg=arg_a)
+        lpb, lamb, egb, ewb = self.pb.bounds(arg_b - self.z, arg=arg_b)
+        lr, er = lpa - lpb, ega + egb + self.mg
+        ll, el = lama + lamb, ewa + ewb + self.mg
+        if self.shift:
+            ll = ll + np.logaddexp(lpa, lpb)
+            el = el + np.maximum(ega, egb)
+        return lr - er, lr + er, ll - el, ll + el
+
+    def domain(self):
+        """Search interval of t and a start point: the expansions' reach and the domain."""
+        pa, pb, z, mode = self.pa, self.pb, self.z, self.mode
+        reach = _REACH * (np.minimum(np.minimum(pa.cmin, pa.n), np.minimum(pb.cmin, pb.n)) + z)
+        top = np.log(np.maximum(z + reach, 1e-300))
+        lo = np.select([mode == 0, mode == 1, mode == 2], [-reach, -700.0, -top], -700.0)
+        hi = np.select([mode == 0, mode == 1, mode == 2], [reach, top, 700.0], 700.0)
+        mid = np.log(z) if z else top - 1          # u = 1/2, or a third of the reach without it
+        start = np.select([mode == 0, mode == 1, mode == 2], [0.0, mid, -mid], 0.0)
+        return lo, hi, np.clip(start, lo, hi)
+
+
+def _root_bracket(pair, t, lo, hi):
+    """Rigorous bracket of the root u0 of log r near ``t``: (u_lo, u_hi, ok, bounds at the two
+    ends).  Tried with a narrow and, where that fails, a wider bracket."""
+    _, slope = pair.lr(t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        width = 1e-9 * (1 + np.abs(t)) + 8 * pair.mg / np.abs(slope)
+    width = np.where(np.isfinite(width), width, 0.0)
+    out = None
+    for grow in (1.0, 1e3):
+        left, right = np.maximum(t - grow * width, lo), np.minimum(t + grow * width, hi)
+        al, bl, _ = pair.args(left)
+        ar, br, _ = pair.args(right)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            at_l, at_r = pair.at(al, bl), pair.at(ar, br)
+        ok = (at_l[1] < 0) & (at_r[0] > 0)
+        if out is None:
+            out = [al, ar, ok, at_l, at_r]
+        else:
+            redo = ~out[2] & ok
+            out[0], out[1] = np.where(redo, al, out[0]), np.where(redo, ar, out[1])
+            out[2] = out[2] | ok
+            out[3] = tuple(np.where(redo, new, old) for new, old in zip(at_l, out[3]))
+            out[4] = tuple(np.where(redo, new, old) for new, old in zip(at_r, out[4]))
+        if out[2].all():
+            break
+    return out
+
+
+def _taylor_verdicts(sides, a, b, log_alpha, shift, margin):
+    r"""Certified verdicts (a over b, b over a, known) from Taylor expansions of per-row sums.
+
+    Every per-feature sum of the profile likelihood is expanded around the centre z (1/2 with the
+    instance, 0 without it) with the sums of :func:`_taylor_stats`, in d = u - z for ``a`` and
+    -d for ``b``; the remainder after order Q is bounded by
+
+    .. math:: \Big|\sum_j \log\big(1 + \tfrac{d}{c_j+z}\big) - \sum_{q \le Q}
+              \tfrac{(-1)^{q+1} d^q}{q} S_q\Big| \le \frac{|d|^{Q+1} S_{Q+1}}{(Q+1)(1-\rho)},
+              \qquad \rho = \frac{|d|}{c_{\min} + z},
+
+    (and :math:`|d|^{Q+1} S_Q / ((Q+1)(1-\rho))` for the sums weighted by :math:`c_j`), so log r and
+    log L are bracketed at any point at the cost of a few operations per row.  The root u0 of
+    r = 1 is then bracketed rigorously.  Without the instance L is unimodal with its maximum at
+    u = 0 (003 Cor. 1), so a dominates b iff u0 < 0 and L(u0) < α L(0).  With it, the shape of
+    L on [0, 1] follows from ψ(u) = log r - logit u (see :mod:`~credal_core.likelihood.pairwise`):
+
+    .. math:: \psi'(u) = S'(u) + \frac{k_a - 1}{u} + \frac{k_b - 1}{1 - u},
+
+    with :math:`S'` the slope of the smooth part of log r, bounded on [0, 1] by the sums of
+    1/c and 1/(c+1).  With at most one zero count per class and :math:`S' <
+    (\sqrt{1-k_a} + \sqrt{1-k_b})^2`, ψ decreases: L is unimodal with its mode û at the root of
+    ψ, and a dominates b iff u0 < û and L(u0) < α L(û).  With zero counts on both sides and
+    :math:`S' + (\sqrt{k_a-1} + \sqrt{k_b-1})^2 > 0`, ψ increases: the maximum of L is
+    max(L(0), L(1)) and the supremum over {r <= 1} is max(L(0), L(u0)).  Rows with another shape
+    (or out of the expansions' reach) are left unknown for the exact routes; every verdict keeps
+    the rounding ``margin`` of the other certificates.  The roots come from a few Newton steps
+    and are then bracketed rigorously (a verdict needs no more than a bracket).
+    """
+    n = margin.size
+    ab, ba, known = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
+    pa, pb = sides[a], sides[b]
+    if pa.n <= 0 or pb.n <= 0 or n == 0:
+        return ab, ba, known
+    rows = np.arange(n)
+    if not shift:
+        rows = np.flatnonzero(~((pa.k > 0) & (pb.k > 0)))    # both zero: the flat case, elsewhere
+        pa, pb = pa.take(rows), pb.take(rows)
+    mode = np.where(pa.k > 0, 1, 0) + np.where(pb.k > 0, 2, 0)
+    pair = _Pair(pa, pb, margin[rows], shift, mode)
+    t_lo, t_hi, start = pair.domain()
+    t = _newton(pair.lr, start, t_lo, t_hi, lambda idx: pair.take(idx).lr)
+    u_l, u_r, ok, at_l, at_r = _root_bracket(pair, t, t_lo, t_hi)
+    ok &= t_lo < t_hi
+    # L at u0 lies between its values at the bracket's ends where L is monotone there; the least
+    # of the two is a lower bound wherever L is unimodal (and without the instance)
+    lu_lo, lu_hi = np.minimum(at_l[2], at_r[2]), np.maximum(at_l[3], at_r[3])
+    la = log_alpha
+    if not shift:
+        # L is unimodal with its maximum 0 (relative to the centre) at u = 0
+        left, right = u_r < 0, u_l > 0
+        lu_hi = np.where(left | right, lu_hi, np.maximum(lu_hi, 0.0))
+        mg = pair.mg
+        v_ab = left & (lu_hi < la - mg), right | (lu_lo >= la + mg)
+        v_ba = right & (lu_hi < la - mg), left | (lu_lo >= la + mg)
+    else:
+        v_ab, v_ba, shape_ok = _shape_verdicts(pair, u_l, u_r, lu_lo, lu_hi, la)
+        ok &= shape_ok
+    got = ok & (v_ab[0] | v_ab[1]) & (v_ba[0] | v_ba[1])
+    out = rows[got]
+    ab[out], ba[out], known[out] = v_ab[0][got], v_ba[0][got], True
+    return ab, ba, known
+
+
+def _shape_verdicts(pair, u0l, u0h, lu_lo, lu_hi, la):
+    """With the instance: verdicts from the certified shape of L on [0, 1] (see
+    :func:`_taylor_verdicts`); returns (yes, no) for a over b, (yes, no) for b over a, and the
+    rows where the shape is certified."""
+    pa, pb, mg = pair.pa, pair.pb, pair.mg
+    ea, eb = pa.k - 1, pb.k - 1
+    (ca_lo, ca_hi), (cb_lo, cb_hi) = _class_slope_range(pa), _class_slope_range(pb)
+    s_hi = pa.ihi + pb.ihi + ca_hi + cb_hi
+    s_lo = pa.ilo + pb.ilo + ca_lo + cb_lo
+    root = np.sqrt
+    dec = (ea <= 0) & (eb <= 0) & (s_hi < (root(np.maximum(-ea, 0)) + root(np.maximum(-eb, 0))) ** 2)
+    bowl = (ea >= 0) & (eb >= 0) & (s_lo + (root(np.maximum(ea, 0)) + root(np.maximum(eb, 0))) ** 2 > 0)
+    # the same on the halves [0, 1/2] and [1/2, 1], where each class's sum of 1/(c + u) is bounded
+    # by its values at the half's ends (S_1 = sum 1/(c + 1/2) at the middle), and the terms
+    # e_a/u + e_b/(1 - u) by theirs (e = k - 1 is -1 or 0 for dec, >= 0 for the bowl)
+    s1a, s1b = pa.g1, pb.g1
+    both = ea * eb                              # 1 where both are -1: the bound -4 at u = 1/2
+    dec |= ((ea <= 0) & (eb <= 0) & (pa.ihi + s1b + ca_hi + cb_hi + 2 * ea + eb - both < 0)
+            & (s1a + pb.ihi + ca_hi + cb_hi + ea + 2 * eb - both < 0))
+    bowl |= ((ea >= 0) & (eb >= 0) & (s1a + pb.ilo + ca_lo + cb_lo + 2 * ea + eb > 0)
+             & (pa.ilo + s1b + ca_lo + cb_lo + ea + 2 * eb > 0))
+    k = mg.size
+    m_lo, m_hi = np.full(k, np.nan), np.full(k, np.nan)
+    u_lo, u_hi = np.full(k, np.nan), np.full(k, np.nan)
+    # log L at u = 0 and u = 1 where needed: the bowl (its maximum is at an end), and the rows
+    # with one zero count, whose mode may sit at an end (ψ has a finite limit there)
+    l0, l1 = np.full((2, k), np.nan), np.full((2, k), np.nan)
+    ends = np.flatnonzero(bowl | (dec & ((ea == 0) | (eb == 0))))
+    at0, at1 = np.zeros(k, bool), np.zeros(k, bool)
+    if ends.size:
+        sub = pair.take(ends)
+        zeros, ones = np.zeros(ends.size), np.ones(ends.size)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            l0[:, ends] = sub.at(zeros, ones)[2:]
+            l1[:, ends] = sub.at(ones, zeros)[2:]
+            # ψ at the ends without the infinite logs (their coefficient k - 1 is 0 there)
+            psi0 = sub.pa.log_p(zeros - 0.5, False)[0] - sub.pb.log_p(ones - 0.5, False)[0]
+            psi1 = sub.pa.log_p(ones - 0.5, False)[0] - sub.pb.log_p(zeros - 0.5, False)[0]
+            err0 = sub.pa.bounds(zeros - 0.5)[2] + sub.pb.bounds(ones - 0.5)[2] + sub.mg
+            err1 = sub.pa.bounds(ones - 0.5)[2] + sub.pb.bounds(zeros - 0.5)[2] + sub.mg
+        at0[ends] = (ea[ends] == 0) & (psi0 + err0 < 0)
+        at1[ends] = (eb[ends] == 0) & (psi1 - err1 > 0)
+    at0 &= dec
+    at1 &= dec
+    m_lo[bowl], m_hi[bowl] = np.maximum(l0[0], l1[0])[bowl], np.maximum(l0[1], l1[1])[bowl]
+    for sel, end, u in ((at0, l0, 0.0), (at1, l1, 1.0)):
+        m_lo[sel], m_hi[sel], u_lo[sel], u_hi[sel] = end[0][sel], end[1][sel], u, u
+    inner = np.flatnonzero(dec & ~at0 & ~at1)
+    if inner.size:
+        sub = pair.take(inner)
+        lim = np.full(inner.size, 700.0)
+        w0 = np.clip(sub.lr(np.zeros(inner.size))[0], -lim, lim)    # ψ(1/2) = log r(1/2)
+        w = _newton(sub.psi, w0, -lim, lim, lambda idx: sub.take(idx).psi)
+        _, slope = sub.psi(w)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hw = 1e-9 * (1 + np.abs(w)) + 8 * sub.mg / np.abs(slope)
+        hw = np.where(np.isfinite(hw), hw, 0.0)
+        wl, wh = w - hw, w + hw
+        ul, uh, vl, vh = expit(wl), expit(wh), expit(-wl), expit(-wh)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bl, bh = sub.at(ul, vl), sub.at(uh, vh)
+            # ψ = log r - w: positive at the left end, negative at the right one
+            fine = (bl[0] - wl > 0) & (bh[1] - wh < 0)
+            slope_max = (sub.pa.ihi + sub.pb.ihi + np.abs(1 - sub.pa.m) / sub.pa.n
+                         + np.abs(1 - sub.pb.m) / sub.pb.n + sub.pa.k / ul + sub.pb.k / vh)
+        sel = inner[fine]
+        m_lo[sel] = np.maximum(bl[2], bh[2])[fine]
+        m_hi[sel] = (np.maximum(bl[3], bh[3]) + slope_max * (uh - ul))[fine]
+        u_lo[sel], u_hi[sel] = ul[fine], uh[fine]
+        dec[inner[~fine]] = False
+    ok = (dec | bowl) & np.isfinite(m_lo) & np.isfinite(m_hi)
+    with np.errstate(invalid="ignore"):
+        left, right = dec & (u0h < u_lo), dec & (u0l > u_hi)
+        top = np.where(left | right, lu_hi, np.maximum(lu_hi, m_hi))
+        low = np.where(bowl, -np.inf, lu_lo)
+        ab_sup_hi = np.where(bowl, np.maximum(l0[1], lu_hi), top)
+        ba_sup_hi = np.where(bowl, np.maximum(l1[1], lu_hi), top)
+        ab_sup_lo = np.where(bowl, np.maximum(l0[0], low), low)
+        ba_sup_lo = np.where(bowl, np.maximum(l1[0], low), low)
+        ab = ((bowl | left) & (ab_sup_hi < la + m_lo - mg), right | (ab_sup_lo >= la + m_hi + mg))
+        ba = ((bowl | right) & (ba_sup_hi < la + m_lo - mg), left | (ba_sup_lo >= la + m_hi + mg))
+    return ab, ba, ok
