@@ -51,11 +51,11 @@ class _FoldScorer:
         """Right answers of the Laplace NBC on ``subset`` (column order; the kept ones + ``candidate``)."""
         joint = self.prior + (self.kept_sum + self.terms(candidate))
         best = np.argmax(joint, axis=0)
-        if joint.shape[0] > 1:
-            two = -np.partition(-joint, 1, axis=0)[:2]
-            close = np.flatnonzero(two[0] - two[1] <= NEAR_TIE * (1.0 + np.abs(two[0])))
-            if close.size:
-                best[close] = np.argmax(self.ordered_joint(subset, close), axis=0)
+        top = joint[best, np.arange(best.size)]
+        # instances whose runner-up is within rounding of the top (the top itself counts once)
+        close = np.flatnonzero((joint >= top - NEAR_TIE * (1.0 + np.abs(top))).sum(axis=0) > 1)
+        if close.size:
+            best[close] = np.argmax(self.ordered_joint(subset, close), axis=0)
         return int(np.sum(best == self.truth))
 
     def ordered_joint(self, subset: list[int], rows: np.ndarray) -> np.ndarray:
