@@ -14,7 +14,12 @@ import streamlit as st
 
 from app_support.cached_samples import cached_sample
 from app_support.figures_aode import shared_figure
-from app_support.figures_selection import accuracy_vs_k_figure, threshold_plane_figure
+from app_support.figures_selection import (
+    accuracy_vs_k_figure,
+    curve_text,
+    neighbour_table,
+    threshold_plane_figure,
+)
 from app_support.jobs import queued_job
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
 from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS, accuracy_vs_k, comparison_table
@@ -78,9 +83,9 @@ def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     return X, np.asarray(y)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_resource(show_spinner=False)
 def column_values(name: str) -> dict[str, list]:
-    """Each column's sorted values (the typed instance's choices)."""
+    """Each column's sorted values (the typed instance's choices; shared: never mutate)."""
     X, _ = load_dataset(name)
     return {col: sorted(X[col].unique()) for col in X.columns}
 
@@ -98,9 +103,9 @@ def default_subsets(name: str) -> tuple[tuple, tuple]:
     return PAPER_SUBSETS[name] if name in PAPER_SUBSETS else sfs_subsets(name)[:2]
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_resource(show_spinner=False, max_entries=256)
 def split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One random 70/30 split (004 Example 1), seeded."""
+    """One random 70/30 split (004 Example 1), seeded (shared: never mutate)."""
     _, y = load_dataset(name)
     return next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=seed))
 
@@ -133,7 +138,8 @@ def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> Threshold
 @st.cache_resource(show_spinner=False, max_entries=2048)
 def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple) -> dict:
     """Both selectors' explanation of one instance (``instance``: the values of a row, in column
-    order), the training table and the threshold plane with both neighbourhoods (a shared figure)."""
+    order), the training table and its outcome counts, the neighbourhoods side by side, and the
+    threshold plane with both neighbourhoods (a shared figure)."""
     X, _ = load_dataset(name)
     x = pd.DataFrame([list(instance)], columns=X.columns)
     selectors = {d: fitted_selector(name, f1, f2, seed, k, d, mode) for d in DISTANCES}
@@ -143,7 +149,8 @@ def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, inst
     figure = threshold_plane_figure(training, test_point=(info["euclidean"]["threshold_1"],
                                                           info["euclidean"]["threshold_2"]),
                                     neighbours={d: info[d]["neighbours"] for d in DISTANCES}, k=kk)
-    return {"info": info, "training": training, "plane": shared_figure(figure)}
+    return {"info": info, "counts": training["outcome"].value_counts().to_dict(),
+            "table": neighbour_table(info), "plane": shared_figure(figure)}
 
 
 # ---------------------------------------------------------------- sections 2 and 3: long runs
@@ -169,11 +176,13 @@ def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thr
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def curve_figure(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int):
+def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int) -> dict:
+    """Fig. 3 with the current k marked (a shared figure) and its peaks in words."""
     is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
     curve = accuracy_curve(name, f1, f2, n_repeats, training_thresholds)
-    return shared_figure(accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
-                                              paper=PAPER_FIG3_BALLOONS if is_paper else None))
+    return {"figure": shared_figure(accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
+                                                         paper=PAPER_FIG3_BALLOONS if is_paper else None)),
+            "text": curve_text(curve, n_repeats, is_paper)}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

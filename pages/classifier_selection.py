@@ -14,7 +14,7 @@ from app_support.cache_selection import (
     PAPER_SUBSETS,
     accuracy_curve,
     column_values,
-    curve_figure,
+    curve_view,
     decision,
     default_subsets,
     load_dataset,
@@ -23,7 +23,7 @@ from app_support.cache_selection import (
     typed_values,
     url_state,
 )
-from app_support.figures_selection import DISTANCE_LABELS, curve_text, decision_text, neighbour_table
+from app_support.figures_selection import DISTANCE_LABELS, decision_text
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, write_url
 
@@ -173,7 +173,7 @@ def instance_and_curve() -> None:
                  "Try another split or other features.")
         return
     st.plotly_chart(view["plane"], key="plane_chart")
-    counts = view["training"]["outcome"].value_counts()
+    counts = view["counts"]
     st.caption(
         f"{len(train)} training rows (70%) of split {seed}; identical points are merged (bigger marker = "
         f"more rows). Both right: {counts.get('both right', 0)}, only C1: {counts.get('only C1', 0)}, "
@@ -185,16 +185,17 @@ def instance_and_curve() -> None:
     described = ", ".join(f"{c} = {v}" for c, v in zip(columns, instance))
     st.markdown(decision_text(view["info"][distance], distance=distance, k=int(k), n_train=len(train),
                               described=described, truth=truth))
-    st.table(neighbour_table(view["info"]))
+    st.table(view["table"])
 
     st.header("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)")
     try:
-        curve = accuracy_curve(name, f1t, f2t, int(runs), mode)
+        accuracy_curve(name, f1t, f2t, int(runs), mode)        # a long run the first time (worker processes)
     except ValueError as err:
         st.error(f"The accuracy curve cannot be computed for these settings: {err}")
         return
-    st.plotly_chart(curve_figure(name, f1t, f2t, int(runs), mode, int(k)), key="accuracy_chart")
-    st.markdown(curve_text(curve, int(runs), name == "balloons" and is_paper))
+    shown = curve_view(name, f1t, f2t, int(runs), mode, int(k))
+    st.plotly_chart(shown["figure"], key="accuracy_chart")
+    st.markdown(shown["text"])
 
 
 @st.fragment
