@@ -7,6 +7,10 @@ script executed headless, elements collected); the baseline, measured first in t
 AppTest on a trivial script with a title and one slider, so the ratios show what the page itself
 costs on top of AppTest's own overhead.
 
+AppTest runs the whole script on every re-run: a slider inside an ``st.fragment`` re-runs only its
+fragment in the app. For the server CPU of a real (fragment) re-run use
+``benchmarks/load_test.py cpu-per-rerun --start app --no-post-script-gc --pages <page>``.
+
 Rows:
 - *first render, fresh process*: the page's first run in this process: its imports (plotly, scipy,
   credal_core) and every cached computation are cold, as for the first visitor of a new server.
@@ -79,14 +83,14 @@ def main(argv=None) -> None:
     st.cache_data.clear()
     at = render(PAGE, {"preset": "000-ex3"})
     rerun("re-run after toggling the instance (ex. 3)",
-          timed(lambda: checked(at.toggle(key="pl_instance").set_value(False).run())))
+          timed(lambda: checked(at.toggle(key="pl_include_instance").set_value(False).run())))
 
     st.cache_data.clear()
     at = render(PAGE)
     rerun("re-run switching preset to 000 Example 3 (cold)",
-          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("000 Example 3").run())))
+          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("000-ex3").run())))
     rerun("re-run switching preset to 003 Example 1 (cold)",
-          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("003 Example 1").run())))
+          timed(lambda: checked(at.selectbox(key="pl_preset").set_value("003-ex1").run())))
     values = [round(0.16 + 0.01 * i, 2) for i in range(repeat)]
     times = [timed(lambda v=v: checked(at.slider(key="pl_beta").set_value(v).run())) for v in values]
     rerun("re-run after moving β (003 Ex. 1, best)", min(times))

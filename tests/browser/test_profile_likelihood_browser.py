@@ -117,7 +117,7 @@ def test_profile_likelihood_page_in_chromium(page_url):
         n_c.fill("2")
         n_c.press("Enter")
         error = page.get_by_test_id("stAlert").filter(has_text="cannot be used")
-        expect(error).to_contain_text("larger than n(c) = 2", timeout=30_000)
+        expect(error).to_contain_text("exceeds n(c) = 2", timeout=30_000)
         expect(verdict).to_have_text("c dominates ¬c for α > 0.593")
         expect(plot).to_be_attached()
         n_c.fill("6")
