@@ -7,6 +7,10 @@ script executed headless, elements collected); the baseline, measured first in t
 AppTest on a trivial script with a title and one slider, so the ratios show what the page itself
 costs on top of AppTest's own overhead.
 
+AppTest runs the whole script on every re-run: a slider inside an ``st.fragment`` re-runs only its
+fragment in the app. For the server CPU of a real (fragment) re-run use
+``benchmarks/load_test.py cpu-per-rerun --start app --no-post-script-gc --pages <page>``.
+
 Rows:
 - *first render, fresh process*: the page's first run in this process: its imports (plotly, scipy,
   credal_core) and every cached computation are cold, as for the first visitor of a new server

@@ -3,15 +3,13 @@ probability of a vacuous prediction for the NHC and the NCC (003 Example 2)."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app_support.figures_intervals import intervals_figure, vacuous_figure
-from app_support.routing import hand_over_to_navigation
+from app_support.page import page_setup, sync
+from app_support.url_state import Number, UrlState
 from credal_core.likelihood import (
     bernoulli_likelihood_interval,
     idm_interval,
@@ -19,65 +17,39 @@ from credal_core.likelihood import (
     wilks_level,
 )
 
-hand_over_to_navigation()   # a shared link opened first must still run through app.py
-
-
-@dataclass(frozen=True)
-class Param:
-    url: str  # name in the URL (?ratio=0.5)
-    key: str  # session-state key of the slider (prefixed: the home page also has an "s")
-    lo: float
-    hi: float
-    step: float
-    default: float
-    decimals: int
-
-
-PARAMS = {
-    "ratio": Param("ratio", "iv_ratio", 0.0, 1.0, 0.01, 0.5, 2),
-    "alpha": Param("alpha", "iv_alpha", 0.01, 0.99, 0.01, 0.85, 2),
-    "s": Param("s", "iv_s", 0.1, 10.0, 0.1, 2.0, 1),
-    "beta": Param("beta", "iv_beta", 0.01, 0.99, 0.01, 0.15, 2),
-    "p": Param("p", "iv_p", 0.0, 1.0, 0.01, 0.5, 2),
-}
+STATE = UrlState(
+    Number("ratio", 0.5, 0.0, 1.0, step=0.01),
+    Number("alpha", 0.85, 0.01, 0.99, step=0.01),
+    Number("s", 2.0, 0.1, 10.0, step=0.1),
+    Number("beta", 0.15, 0.01, 0.99, step=0.01),
+    Number("p", 0.5, 0.0, 1.0, step=0.01),
+)
+KEY = "iv_"   # session-state prefix of the sliders (the home page also has an "s")
+SECTIONS = ["iv_intervals", "iv_vacuous"]   # the two fragments' keys
 
 # N for the top plot: whole numbers on a log grid from 1 to 10,000, about 50 per decade (n = ratio * N
 # may be fractional); bernoulli_likelihood_interval solves the whole grid in one vectorised call.
-N_GRID = np.unique(np.round(np.geomspace(1, 10_000, 201))).astype(int)
+N_GRID = tuple(int(N) for N in np.unique(np.round(np.geomspace(1, 10_000, 201))))
 N_TABLE = (10, 100, 1_000, 10_000)
 # n for the lower plot: even training-set sizes on a log grid from 2 to 100,000 (see the caption).
-N_TRAIN_GRID = np.unique(2 * np.round(np.geomspace(1, 50_000, 260)).astype(int))
+N_TRAIN_GRID = tuple(int(n) for n in np.unique(2 * np.round(np.geomspace(1, 50_000, 260)).astype(int)))
 PAPER_N = (100, 1_000)  # the two sizes of 003 Example 2
 
 
-# ---------------------------------------------------------------- URL <-> sliders
-def from_url(param: Param) -> float:
-    """The URL's value for ``param`` snapped to the slider's step, or (silently) the default."""
-    try:
-        value = float(st.query_params.get(param.url, param.default))
-    except (TypeError, ValueError):
-        return param.default
-    if not math.isfinite(value) or not param.lo <= value <= param.hi:
-        return param.default
-    return round(round(value / param.step) * param.step, param.decimals)
+def slider(name: str, label: str, help: str, on_change=None) -> float:
+    field = STATE[name]
+    value = st.slider(label, field.lo, field.hi, step=field.step, format=f"%.{field.decimals}f",
+                      key=KEY + name, on_change=on_change or sync(STATE, KEY), help=help)
+    return STATE[name].parse(str(value))     # on the slider's grid: 0.30000000000000004 -> 0.3
 
 
-def to_url() -> None:
-    """Mirror every slider in the URL, so a copied link reproduces the exact view."""
-    for param in PARAMS.values():
-        st.query_params[param.url] = f"{round(float(st.session_state[param.key]), param.decimals):g}"
+def on_s_change() -> None:
+    """s is used by both sections: write the link, then rerun both (and only them)."""
+    sync(STATE, KEY)()
+    st.rerun(SECTIONS)
 
 
-def slider(name: str, label: str, help: str) -> float:
-    param = PARAMS[name]
-    if param.key not in st.session_state:
-        st.session_state[param.key] = from_url(param)
-    value = st.slider(label, min_value=param.lo, max_value=param.hi, step=param.step,
-                      format=f"%.{param.decimals}f", key=param.key, on_change=to_url, help=help)
-    return round(float(value), param.decimals)
-
-
-# ---------------------------------------------------------------- cached computations
+# ---------------------------------------------------------------- cached results, shared by all sessions
 @st.cache_data(show_spinner=False)
 def likelihood_bounds(ratio: float, alpha: float, sizes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     grid = np.asarray(sizes, dtype=float)
@@ -91,13 +63,43 @@ def idm_bounds(ratio: float, s: float, sizes: tuple[int, ...]) -> tuple[np.ndarr
 
 
 @st.cache_data(show_spinner=False)
-def vacuous_nhc(beta: float, p: float, sizes: tuple[int, ...]) -> np.ndarray:
-    return np.asarray(vacuous_probability(np.asarray(sizes), beta=beta, p=p), dtype=float)
+def vacuous(p: float, sizes: tuple[int, ...], *, beta: float | None = None,
+            s: float | None = None) -> np.ndarray:
+    return np.asarray(vacuous_probability(np.asarray(sizes), beta=beta, s=s, p=p), dtype=float)
 
 
-@st.cache_data(show_spinner=False)
-def vacuous_ncc(s: float, p: float, sizes: tuple[int, ...]) -> np.ndarray:
-    return np.asarray(vacuous_probability(np.asarray(sizes), s=s, p=p), dtype=float)
+@st.cache_resource(show_spinner=False, max_entries=512)
+def intervals_view(ratio: float, alpha: float, s: float) -> dict:
+    """Section 1 for these parameters: the figure, the table and the widths (built once, read only)."""
+    lik_lo, lik_hi = likelihood_bounds(ratio, alpha, N_GRID)
+    idm_lo, idm_hi = idm_bounds(ratio, s, N_GRID)
+    t_lo, t_hi = likelihood_bounds(ratio, alpha, N_TABLE)
+    i_lo, i_hi = idm_bounds(ratio, s, N_TABLE)
+    table = pd.DataFrame({
+        "N": [f"{N:,}" for N in N_TABLE],
+        f"likelihood interval (α = {alpha:g})": [interval_text(a, b) for a, b in zip(t_lo, t_hi)],
+        "likelihood width": [f"{w:.4f}" for w in t_hi - t_lo],
+        f"IDM interval (s = {s:g})": [interval_text(a, b) for a, b in zip(i_lo, i_hi)],
+        "IDM width": [f"{w:.4f}" for w in i_hi - i_lo],
+    }).set_index("N")
+    figure = intervals_figure(np.asarray(N_GRID), lik_lo, lik_hi, idm_lo, idm_hi, ratio=ratio, alpha=alpha,
+                              s=s)
+    return {"figure": figure, "table": table, "lik_width": t_hi - t_lo, "idm_width": i_hi - i_lo,
+            "narrower": np.flatnonzero((idm_hi - idm_lo) < (lik_hi - lik_lo))}
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def vacuous_view(beta: float, s: float, p: float) -> dict:
+    """Section 2 for these parameters: the figure and the probabilities at n = 100 and 1,000 (read only)."""
+    nhc_marks, ncc_marks = vacuous(p, PAPER_N, beta=beta), vacuous(p, PAPER_N, s=s)
+    limit = float(wilks_level(beta)) if p == 0.5 else None
+    figure = vacuous_figure(np.asarray(N_TRAIN_GRID), vacuous(p, N_TRAIN_GRID, beta=beta),
+                            vacuous(p, N_TRAIN_GRID, s=s), beta=beta, s=s, marks=PAPER_N, marks_nhc=nhc_marks,
+                            marks_ncc=ncc_marks, nhc_limit=limit)
+    table = pd.DataFrame({"n": [f"{m:,}" for m in PAPER_N],
+                          f"NHC (β = {beta:g})": [percent(x) for x in nhc_marks],
+                          f"NCC (s = {s:g})": [percent(x) for x in ncc_marks]}).set_index("n")
+    return {"figure": figure, "table": table, "nhc": nhc_marks, "ncc": ncc_marks, "limit": limit}
 
 
 def interval_text(lo: float, hi: float) -> str:
@@ -108,8 +110,12 @@ def percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def shrink(widths: np.ndarray) -> str:
+    return f"{widths[-2] / widths[-1]:.1f}×" if widths[-1] > 0 else "—"
+
+
 # ---------------------------------------------------------------- the page
-st.title("Intervals vs N")
+page_setup("Intervals vs N", STATE, prefix=KEY)
 st.markdown(
     "Observe a yes/no variable $N$ times and count $n$ *yes*. Credal classifiers replace the single "
     "estimate $\\hat\\theta = n/N$ of the chance $\\theta$ of *yes* by an **interval**, in two ways: the "
@@ -138,58 +144,46 @@ st.info(
 
 # ---- 1. the two intervals vs N
 st.header("1. How fast do the intervals shrink?")
-c1, c2, c3 = st.columns(3)
-with c1:
-    ratio = slider("ratio", "n/N (observed share of yes)",
-                   "Kept fixed while N grows; 1/2 as in 000 Fig. 1.")
-with c2:
-    alpha = slider("alpha", "α (likelihood cut-off)",
-                   "Keep every θ whose likelihood is at least α times the maximum (0.85 in 000 Fig. 1).")
-with c3:
-    s = slider("s", "s (IDM: imaginary observations)",
-               "The prior strength of the IDM (2 in 000 Fig. 1); also used by the NCC below.")
-
-sizes = tuple(int(N) for N in N_GRID)
-lik_lo, lik_hi = likelihood_bounds(ratio, alpha, sizes)
-idm_lo, idm_hi = idm_bounds(ratio, s, sizes)
-st.plotly_chart(intervals_figure(N_GRID, lik_lo, lik_hi, idm_lo, idm_hi, ratio=ratio, alpha=alpha, s=s),
-                key="intervals_chart")
-st.caption(
-    f"N runs over whole numbers from 1 to 10,000 on a log grid, and n = {ratio:g}·N exactly — n need not "
-    "be a whole number (both formulas accept any real n ≥ 0), which keeps the curves smooth instead of "
-    "zig-zagging with rounding. The plot for n/N = 1/2 is symmetric about 1/2; 000 Fig. 1 shows its "
-    "upper half. Right: on log–log axes a power law N^k is a straight line of slope k, so slope −0.5 means "
-    "1/√N and slope −1 means 1/N (the slope printed is measured over the last decade)."
-)
-
-t_lo, t_hi = likelihood_bounds(ratio, alpha, N_TABLE)
-i_lo, i_hi = idm_bounds(ratio, s, N_TABLE)
-lik_width, idm_width = t_hi - t_lo, i_hi - i_lo
-st.table(pd.DataFrame({
-    "N": [f"{N:,}" for N in N_TABLE],
-    f"likelihood interval (α = {alpha:g})": [interval_text(a, b) for a, b in zip(t_lo, t_hi)],
-    "likelihood width": [f"{w:.4f}" for w in lik_width],
-    f"IDM interval (s = {s:g})": [interval_text(a, b) for a, b in zip(i_lo, i_hi)],
-    "IDM width": [f"{w:.4f}" for w in idm_width],
-}).set_index("N"))
 
 
-def shrink(widths: np.ndarray) -> str:
-    return f"{widths[-2] / widths[-1]:.1f}×" if widths[-1] > 0 else "—"
+@st.fragment(key=SECTIONS[0])
+def intervals_section() -> None:
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        ratio = slider("ratio", "n/N (observed share of yes)",
+                       "Kept fixed while N grows; 1/2 as in 000 Fig. 1.")
+    with c2:
+        alpha = slider("alpha", "α (likelihood cut-off)",
+                       "Keep every θ whose likelihood is at least α times the maximum (0.85 in 000 Fig. 1).")
+    with c3:
+        s = slider("s", "s (IDM: imaginary observations)",
+                   "The prior strength of the IDM (2 in 000 Fig. 1); also used by the NCC below.",
+                   on_change=on_s_change)
+    view = intervals_view(ratio, alpha, s)
+    st.plotly_chart(view["figure"], key="intervals_chart")
+    st.caption(
+        f"N runs over whole numbers from 1 to 10,000 on a log grid, and n = {ratio:g}·N exactly — n need not "
+        "be a whole number (both formulas accept any real n ≥ 0), which keeps the curves smooth instead of "
+        "zig-zagging with rounding. The plot for n/N = 1/2 is symmetric about 1/2; 000 Fig. 1 shows its "
+        "upper half. Right: on log–log axes a power law N^k is a straight line of slope k, so slope −0.5 "
+        "means 1/√N and slope −1 means 1/N (the slope printed is measured over the last decade)."
+    )
+    st.table(view["table"])
+    narrower = view["narrower"]
+    if narrower.size == 0:
+        crossing = "On this grid the IDM interval is never the narrower one."
+    elif narrower[0] == 0:
+        crossing = "Here the IDM interval is the narrower one from N = 1 on."
+    else:
+        crossing = ("The IDM interval starts wider, and is the narrower one from about "
+                    f"N = {N_GRID[narrower[0]]:,} on.")
+    st.markdown(
+        f"From N = 1,000 to N = 10,000 the likelihood width shrinks **{shrink(view['lik_width'])}** and the "
+        f"IDM width **{shrink(view['idm_width'])}** (1/√N would give 3.2×, 1/N 10×). {crossing}"
+    )
 
 
-narrower = np.flatnonzero((idm_hi - idm_lo) < (lik_hi - lik_lo))
-if narrower.size == 0:
-    crossing = "On this grid the IDM interval is never the narrower one."
-elif narrower[0] == 0:
-    crossing = "Here the IDM interval is the narrower one from N = 1 on."
-else:
-    crossing = ("The IDM interval starts wider, and is the narrower one from about "
-                f"N = {N_GRID[narrower[0]]:,} on.")
-st.markdown(
-    f"From N = 1,000 to N = 10,000 the likelihood width shrinks **{shrink(lik_width)}** and the IDM width "
-    f"**{shrink(idm_width)}** (1/√N would give 3.2×, 1/N 10×). {crossing}"
-)
+intervals_section()
 
 # ---- 2. probability of a vacuous prediction
 st.header("2. How often is the answer “both classes”?")
@@ -205,54 +199,49 @@ st.latex(
     r"\qquad\qquad"
     r"\text{NCC}(s):\ \ |n_a-n_b| \le s"
 )
-c1, c2, _ = st.columns(3)
-with c1:
-    beta = slider("beta", "β (NHC cut-off)", "The likelihood cut-off of the NHC (0.15 in 003 Example 2).")
-with c2:
-    p = slider("p", "p = P(C = a) (true class probability)",
-               "How the training data are generated; 1/2 in 003 Example 2.")
-st.caption(f"The NCC uses s = {s:g} from the slider in section 1.")
 
-train_sizes = tuple(int(m) for m in N_TRAIN_GRID)
-nhc = vacuous_nhc(beta, p, train_sizes)
-ncc = vacuous_ncc(s, p, train_sizes)
-nhc_marks = vacuous_nhc(beta, p, PAPER_N)
-ncc_marks = vacuous_ncc(s, p, PAPER_N)
-limit = float(wilks_level(beta)) if p == 0.5 else None
-st.plotly_chart(vacuous_figure(N_TRAIN_GRID, nhc, ncc, beta=beta, s=s, marks=PAPER_N, marks_nhc=nhc_marks,
-                               marks_ncc=ncc_marks, nhc_limit=limit), key="vacuous_chart")
-st.caption(
-    "Exact binomial sums at even n from 2 to 100,000 (log grid). Only even n are drawn: for odd n no "
-    "exact tie n_a = n_b is possible, so the NCC's curve would zig-zag between two branches."
-    + (" The dotted line is the NHC's large-n limit P(χ²₁ ≤ −2 ln β) (Wilks)." if limit is not None else "")
-)
 
-is_paper = (beta, s, p) == (PARAMS["beta"].default, PARAMS["s"].default, PARAMS["p"].default)
-st.table(pd.DataFrame({
-    "n": [f"{m:,}" for m in PAPER_N],
-    f"NHC (β = {beta:g})": [percent(x) for x in nhc_marks],
-    f"NCC (s = {s:g})": [percent(x) for x in ncc_marks],
-}).set_index("n"))
-numbers = (f"the NHC's prediction is vacuous with probability **{percent(nhc_marks[0])}** at n = 100 and "
-           f"**{percent(nhc_marks[1])}** at n = 1,000; the NCC's with **{percent(ncc_marks[0])}** and "
-           f"**{percent(ncc_marks[1])}**.")
-if is_paper:
-    st.success(f"At β = 0.15, s = 2 and P(C = a) = 1/2, {numbers} These reproduce 003 Example 2 "
-               "(94.3%, 94.6%, 23.6%, 7.6%), computed live.")
-else:
-    st.markdown(f"With β = {beta:g}, s = {s:g} and P(C = a) = {p:g}, {numbers} "
-                "(Reset β = 0.15, s = 2, p = 0.5 to reproduce 003 Example 2.)")
-
-if p == 0.5:
-    st.markdown(
-        "**Why the NCC's curve falls:** with $p = 1/2$ neither class is better, so *both classes* is the "
-        "theoretically correct answer — but the NCC says so only on a near-tie $|n_a-n_b|\\le s$, and as "
-        "$n$ grows the counts drift apart by about $\\sqrt n$, so near-ties (and correct vacuous answers) "
-        "become rare. The NHC instead asks whether the data can rule out $\\theta_a = 1/2$, which they do "
-        f"only about {percent(1 - limit)} of the time at every large $n$."
+@st.fragment(key=SECTIONS[1])
+def vacuous_section() -> None:
+    c1, c2, _ = st.columns(3)
+    with c1:
+        beta = slider("beta", "β (NHC cut-off)", "The likelihood cut-off of the NHC (0.15 in 003 Example 2).")
+    with c2:
+        p = slider("p", "p = P(C = a) (true class probability)",
+                   "How the training data are generated; 1/2 in 003 Example 2.")
+    s = STATE["s"].parse(str(st.session_state[KEY + "s"]))
+    st.caption(f"The NCC uses s = {s:g} from the slider in section 1.")
+    view = vacuous_view(beta, s, p)
+    nhc, ncc, limit = view["nhc"], view["ncc"], view["limit"]
+    st.plotly_chart(view["figure"], key="vacuous_chart")
+    st.caption(
+        "Exact binomial sums at even n from 2 to 100,000 (log grid). Only even n are drawn: for odd n no "
+        "exact tie n_a = n_b is possible, so the NCC's curve would zig-zag between two branches."
+        + ("" if limit is None else " The dotted line is the NHC's large-n limit P(χ²₁ ≤ −2 ln β) (Wilks).")
     )
-else:
-    st.markdown(
-        f"**With p = {p:g} ≠ 1/2** class {'a' if p > 0.5 else 'b'} really is more probable, so a single "
-        "class is the right answer for large n: both curves fall to 0, the NCC's much sooner."
-    )
+    st.table(view["table"])
+    numbers = (f"the NHC's prediction is vacuous with probability **{percent(nhc[0])}** at n = 100 and "
+               f"**{percent(nhc[1])}** at n = 1,000; the NCC's with **{percent(ncc[0])}** and "
+               f"**{percent(ncc[1])}**.")
+    if (beta, s, p) == (STATE["beta"].default, STATE["s"].default, STATE["p"].default):
+        st.success(f"At β = 0.15, s = 2 and P(C = a) = 1/2, {numbers} These reproduce 003 Example 2 "
+                   "(94.3%, 94.6%, 23.6%, 7.6%), computed live.")
+    else:
+        st.markdown(f"With β = {beta:g}, s = {s:g} and P(C = a) = {p:g}, {numbers} "
+                    "(Reset β = 0.15, s = 2, p = 0.5 to reproduce 003 Example 2.)")
+    if p == 0.5:
+        st.markdown(
+            "**Why the NCC's curve falls:** with $p = 1/2$ neither class is better, so *both classes* is the "
+            "theoretically correct answer — but the NCC says so only on a near-tie $|n_a-n_b|\\le s$, and "
+            "as $n$ grows the counts drift apart by about $\\sqrt n$, so near-ties (and correct vacuous "
+            "answers) become rare. The NHC instead asks whether the data can rule out $\\theta_a = 1/2$, "
+            f"which they do only about {percent(1 - limit)} of the time at every large $n$."
+        )
+    else:
+        st.markdown(
+            f"**With p = {p:g} ≠ 1/2** class {'a' if p > 0.5 else 'b'} really is more probable, so a single "
+            "class is the right answer for large n: both curves fall to 0, the NCC's much sooner."
+        )
+
+
+vacuous_section()

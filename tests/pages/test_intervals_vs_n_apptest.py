@@ -203,20 +203,6 @@ def test_url_round_trip():
     assert [t.value.to_string() for t in reopened.table] == [t.value.to_string() for t in at.table]
 
 
-def test_query_params_set_the_sliders_and_snap_to_the_step():
-    at = run_page({"alpha": "0.853", "s": "4.24", "beta": "0.3"})
-    assert values(at) == pytest.approx({**DEFAULTS, "alpha": 0.85, "s": 4.2, "beta": 0.3})
-    assert not at.success  # s and β differ from 003 Example 2
-
-
-@pytest.mark.parametrize("name", sorted(DEFAULTS))
-@pytest.mark.parametrize("bad", ["abc", "", "nan", "inf", "-3", "99", "1e400", "0x10"])
-def test_bad_query_values_fall_back_silently(name, bad):
-    at = run_page({name: bad})
-    assert values(at) == pytest.approx(DEFAULTS)
-    assert not at.error and not at.warning
-
-
 def test_page_in_the_app_navigation():
     if "intervals_vs_n" not in Path(APP).read_text():
         pytest.skip("app.py does not list the page yet")
