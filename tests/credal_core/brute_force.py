@@ -637,7 +637,7 @@ def laplace_scores_exact(n_c, n_cf, inst, n_values=None, n_jc=None):
     return out
 
 
-def laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values=None):
+def laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values=None, n_jc=None):
     """min over ALL vertex combinations of log[P(top) prod P(f~|top) / (P(b) prod P(f~|b))].
 
     The Laplace-IDM NCC (paper 004, §3):
@@ -648,7 +648,8 @@ def laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values=None):
     t_{j,top} and t_{j,b} for feature j), and the local pmfs vary
     independently; a linear-fractional function on a simplex attains its
     minimum at a vertex, so the infimum is the minimum over the finite product
-    of vertex sets, which we enumerate completely (K * prod_j V_j^2 points).
+    of vertex sets, which we enumerate completely (K * prod_j V_j^2 points).  Missing values:
+    ``n_jc[j][c]`` = n_j(c) replaces n(c) in feature j's denominators and ``inst[j] is None`` skips j.
     """
     K = len(n_c)
     N = float(np.sum(n_c))
@@ -663,19 +664,22 @@ def laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values=None):
         cls.append(np.log(p_top) - np.log(p_b))
     grid = np.add.outer(grid, np.array(cls)).ravel()
     for j, f in enumerate(inst):
+        if f is None:
+            continue
+        d_top, d_b = (n_c[top], n_c[b]) if n_jc is None else (n_jc[j][top], n_jc[j][b])
         # Vertex g of t_{j,top} and vertex h of t_{j,b}, all combinations.
         p_top = np.array(
-            [(n_cf[j][top, f] + 1 + s * (g == f)) / (n_c[top] + n_values[j] + s) for g in range(V[j])]
+            [(n_cf[j][top, f] + 1 + s * (g == f)) / (d_top + n_values[j] + s) for g in range(V[j])]
         )
         p_b = np.array(
-            [(n_cf[j][b, f] + 1 + s * (h == f)) / (n_c[b] + n_values[j] + s) for h in range(V[j])]
+            [(n_cf[j][b, f] + 1 + s * (h == f)) / (d_b + n_values[j] + s) for h in range(V[j])]
         )
         pair = np.subtract.outer(np.log(p_top), np.log(p_b)).ravel()
         grid = np.add.outer(grid, pair).ravel()
     return float(grid.min())
 
 
-def perturbation_threshold(n_c, n_cf, inst, n_values=None, tol=1e-10):
+def perturbation_threshold(n_c, n_cf, inst, n_values=None, tol=1e-10, n_jc=None):
     """Brute-force critical perturbation threshold (paper 004, §3).
 
     sup{ s >= 0 : the Laplace NBC class c^ dominates every other class under the
@@ -687,7 +691,7 @@ def perturbation_threshold(n_c, n_cf, inst, n_values=None, tol=1e-10):
     bisection is valid.  Returns 0.0 when the Laplace NBC has a tie (checked
     exactly with rationals): then no s >= 0 gives a single class.
     """
-    scores = laplace_scores_exact(n_c, n_cf, inst, n_values)
+    scores = laplace_scores_exact(n_c, n_cf, inst, n_values, n_jc=n_jc)
     best = max(scores)
     if scores.count(best) > 1:
         return 0.0
@@ -695,7 +699,7 @@ def perturbation_threshold(n_c, n_cf, inst, n_values=None, tol=1e-10):
     others = [b for b in range(len(n_c)) if b != top]
 
     def dominates(s):
-        return all(laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values) > 0 for b in others)
+        return all(laplace_idm_min_log_ratio(n_c, n_cf, inst, top, b, s, n_values, n_jc) > 0 for b in others)
 
     lo, hi = 0.0, 1.0
     while dominates(hi):

@@ -17,6 +17,7 @@ from tests.credal_core.brute_force import (
     laplace_scores_exact,
     ncc_log_joint,
     ncc_min_ratio_matrix,
+    perturbation_threshold,
     random_case,
     with_missing,
 )
@@ -169,6 +170,23 @@ def test_perks_nbc_with_missing_values_matches_the_definition():
                              for c in range(len(n_c))])
             want = np.exp(logs - logs.max())
             np.testing.assert_allclose(p[row], want / want.sum(), rtol=1e-10)
+
+
+def test_perturbation_threshold_with_missing_values_matches_bisection_on_vertices():
+    compared = 0
+    for seed in range(30):
+        rng = np.random.default_rng(200 + seed)
+        X, y, classes, X_test = random_case(200 + seed, n_test=2, unseen=seed % 3 == 0)
+        X, X_test = with_missing(X, rng, 0.25), with_missing(X_test, rng, 0.3, keep_one=False)
+        model = NaiveBayes(prior="laplace").fit(X, y)
+        got = model.perturbation_threshold(X_test)
+        for row in range(len(X_test)):
+            n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y, list(model.classes_),
+                                                                      list(X_test.iloc[row]))
+            want = perturbation_threshold(n_c, n_cf, inst, n_values, n_jc=n_jc)
+            np.testing.assert_allclose(got[row], want, rtol=1e-7, atol=1e-9, err_msg=f"seed {200 + seed}")
+            compared += want > 0
+    assert compared >= 20
 
 
 # --- the NCC against the SLSQP brute force ------------------------------------------------------
