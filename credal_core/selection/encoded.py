@@ -2,11 +2,13 @@ r"""One data set encoded once for the threshold selector's inner loops, with cou
 
 Paper 004's protocol fits thousands of Laplace naive Bayes classifiers (SFS, k by cross-validation,
 out-of-fold thresholds, 100 splits) on subsets of the rows and columns of one data set.  The data
-are encoded once (:class:`EncodedData`); the counts of a set of training rows are computed once per
-feature (:class:`FoldCounts`) and every classifier on those rows, whatever its feature subset, is
-assembled from them.  The tables are exactly those ``NaiveBayes(prior="laplace").fit`` builds on
-the same rows and columns (values seen in those rows, every declared class), so predictions and
-thresholds are the same numbers (the tests compare both paths).
+are encoded once by the data layer (:meth:`CountTables.encode`, the values seen in the data set);
+the counts of a set of training rows are computed once (:meth:`CountTables.from_codes` restricted
+to the values seen in those rows, :class:`FoldCounts`) and every classifier on those rows, whatever
+its feature subset, is assembled from them.  The tables are exactly those
+``NaiveBayes(prior="laplace").fit`` builds on the same rows and columns (values seen in those rows,
+every declared class), so predictions and thresholds are the same numbers (the tests compare both
+paths).
 
 Missing values (NaN / None / pandas NA) are missing at random, the package's convention
 (:mod:`credal_core.data.counts`): a training row with feature ``j`` missing counts in ``n(c)`` but
@@ -112,7 +114,7 @@ class EncodedData:
 
 
 class FoldCounts:
-    r"""Count tables of one set of training rows, one feature at a time, each computed once.
+    r"""Count tables of one set of training rows, computed once for every classifier on those rows.
 
     For feature ``j``: the values seen (present) in the rows, :math:`n(c, F_j = v)` over the rows
     where ``j`` is present, and a lookup from the data set's codes to the local ones.
@@ -121,7 +123,11 @@ class FoldCounts:
     def __init__(self, data: EncodedData, rows: np.ndarray):
         self.data, self.rows = data, rows
         self.y = data.y[rows]
-        self.class_counts = np.bincount(self.y, minlength=len(data.classes)).astype(float)
+        # the data layer's counting of integer codes, restricted to the values seen in these rows:
+        # exactly the tables CountTables.from_data gives on them (categories as data-set codes)
+        self.tables = CountTables.from_codes(data.codes[rows], self.y, [len(c) for c in data.categories],
+                                             len(data.classes)).restrict_to_seen()
+        self.class_counts = self.tables.class_counts
         self._features: dict = {}
         self._logs: dict = {}
 
@@ -130,18 +136,13 @@ class FoldCounts:
         of a data-set code (so ``lut[0]`` = MISSING, ``lut[1]`` = UNSEEN)."""
         out = self._features.get(col)
         if out is None:
-            n_classes = len(self.data.classes)
-            codes = self.data.codes[self.rows, col]
-            present = codes >= 0
-            seen = np.unique(codes[present])                    # sorted: the order from_data uses
+            seen = np.asarray(self.tables.categories[col], dtype=np.int64)      # sorted data-set codes
             lut = np.full(len(self.data.categories[col]) + 2, UNSEEN)
             lut[0] = MISSING
             lut[seen + 2] = np.arange(seen.size)
             if seen.size == 0:        # missing in every training row: no information, left out
                 lut[:] = MISSING
-            flat = np.bincount(self.y[present] * seen.size + lut[codes[present] + 2],
-                               minlength=n_classes * seen.size)
-            out = (self.data.categories[col][seen], flat.reshape(n_classes, seen.size).astype(float), lut)
+            out = (self.data.categories[col][seen], self.tables.feature_counts[col], lut)
             self._features[col] = out
         return out
 
