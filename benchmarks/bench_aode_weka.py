@@ -17,11 +17,15 @@ whose headers declare every value of the whole data set):
 * **synthetic**: ``--n`` rows × 20 features (4 values each) × 3 classes drawn from a naive-Bayes
   distribution; fit on the first ``--train`` rows, predict all ``--n`` rows.
 
-Our estimators get pandas tables (nursery: its text values as read; synthetic: integer codes) and
-encode them themselves, validation included; Weka gets its parsed ``Instances``.  Ratios are ours /
+Our estimators get nursery as a pandas table of its text values as read, and as a numpy array of
+integer codes (each column's sorted values numbered; synthetic too), and encode them themselves,
+validation included; Weka gets its parsed ``Instances``.  Times are wall-clock and CPU seconds
+(this process / Weka's thread): on a shared machine the CPU ratio is the steadier one.  Ratios are ours /
 Weka's, per cell: fit against Weka's ``buildClassifier``, predict and predict_set against Weka's
 ``distributionForInstance`` over the test rows.  Each of our cells is the best of ``--repeat`` after
-one warm-up.
+one warm-up; models fitted on the same rows normally share their SPODE tables
+(``credal_core.aode._ensemble.shared_spode_tables``), which the benchmark turns off so that every
+fit counts.
 
 ``--accuracy`` instead runs 10-fold cross-validation on seven all-nominal UCI sets and prints
 Weka's AODE accuracy beside ours in Weka's form (``AODE(combine="joint", estimator="laplace",
@@ -42,7 +46,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, _ensemble  # noqa: E402
 from credal_core.resampling import repeated_stratified_kfold  # noqa: E402
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
@@ -53,10 +57,12 @@ ACCURACY_SETS = ["monks1", "monks2", "monks3", "tic_tac_toe", "kr_vs_kp", "nurse
 
 JAVA_SOURCE = r"""
 import java.io.*;
+import java.lang.management.*;
 import weka.core.*;
 import weka.classifiers.bayes.AODE;
 
-/** args: options warm repeat (train.arff test.arff probs.csv|-)+ ; prints "fit predict" seconds per split. */
+/** args: options warm repeat (train.arff test.arff probs.csv|-)+ ; per split prints the best wall
+ *  seconds of fit and predict, then the best CPU seconds of this thread for both. */
 public class WekaAodeTiming {
   public static void main(String[] args) throws Exception {
     String options = args[0];
@@ -69,20 +75,24 @@ public class WekaAodeTiming {
       train[s].setClassIndex(train[s].numAttributes() - 1);
       test[s].setClassIndex(test[s].numAttributes() - 1);
     }
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     for (int s = 0; s < splits; s++) {
       double bestFit = Double.MAX_VALUE, bestPredict = Double.MAX_VALUE;
+      double cpuFit = Double.MAX_VALUE, cpuPredict = Double.MAX_VALUE;
       double[][] probs = new double[test[s].numInstances()][];
       for (int r = 0; r < warm + repeat; r++) {
-        long t0 = System.nanoTime();
+        long c0 = cpu.getCurrentThreadCpuTime(), t0 = System.nanoTime();
         AODE model = new AODE();
         model.setOptions(Utils.splitOptions(options));
         model.buildClassifier(train[s]);
-        long t1 = System.nanoTime();
+        long c1 = cpu.getCurrentThreadCpuTime(), t1 = System.nanoTime();
         for (int i = 0; i < probs.length; i++) probs[i] = model.distributionForInstance(test[s].instance(i));
-        long t2 = System.nanoTime();
+        long c2 = cpu.getCurrentThreadCpuTime(), t2 = System.nanoTime();
         if (r >= warm) {
           bestFit = Math.min(bestFit, (t1 - t0) * 1e-9);
           bestPredict = Math.min(bestPredict, (t2 - t1) * 1e-9);
+          cpuFit = Math.min(cpuFit, (c1 - c0) * 1e-9);
+          cpuPredict = Math.min(cpuPredict, (c2 - c1) * 1e-9);
         }
       }
       String out = args[5 + 3 * s];
@@ -95,7 +105,7 @@ public class WekaAodeTiming {
           }
         }
       }
-      System.out.println(bestFit + " " + bestPredict);
+      System.out.println(bestFit + " " + bestPredict + " " + cpuFit + " " + cpuPredict);
     }
   }
 }
@@ -144,7 +154,7 @@ class Weka:
                        capture_output=True)
 
     def run(self, X, y, splits, *, options="", warm=0, repeat=1, probabilities=False, tag="d"):
-        """Per split (fit seconds, predict seconds, probabilities (n_test, C) or None)."""
+        """Per split ((fit, predict) wall seconds, (fit, predict) CPU seconds, probabilities or None)."""
         levels = [_levels(X[c]) for c in X.columns]
         class_levels = _levels(pd.Series(y))
         args = []
@@ -156,11 +166,11 @@ class Weka:
         out = subprocess.run(["java", "-Xmx2g", "-cp", f"{WEKA_JAR}:{self.dir}", "WekaAodeTiming", options,
                               str(warm), str(repeat), *args], check=True, capture_output=True, text=True)
         rows = []
-        for s, line in enumerate(out.stdout.split()[::2]):
-            fit, predict = float(line), float(out.stdout.split()[2 * s + 1])
+        for s, line in enumerate(out.stdout.strip().splitlines()):
+            fit, predict, cpu_fit, cpu_predict = map(float, line.split())
             probs = (np.loadtxt(self.dir / f"{tag}{s}_probs.csv", delimiter=",", ndmin=2)
                      if probabilities else None)
-            rows.append((fit, predict, probs))
+            rows.append(((fit, predict), (cpu_fit, cpu_predict), probs))
         return rows, class_levels
 
 
@@ -194,13 +204,15 @@ def synthetic(n, m=20, n_classes=3, n_values=4, seed=0):
 
 
 def best_time(fn, repeat):
+    """(best wall seconds, best CPU seconds of this process) over ``repeat`` runs after a warm-up."""
     fn()
-    times = []
+    wall, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return np.array([min(wall), min(cpu)])
 
 
 def weka_form():
@@ -217,16 +229,18 @@ MODELS = [("AODE", AODE, ("predict",)), ("AODE (Weka's form)", None, ("predict",
           ("COMP-AODE*", CredalCompAODE, ("predict", "predict_set"))]
 
 
-def time_ours(X, y, splits, repeat):
-    """{(model, op): seconds summed over the splits}."""
+def time_ours(X, y, splits, repeat, as_array=False):
+    """{(model, op): (wall, CPU) seconds summed over the splits}; ``as_array``: feed integer arrays."""
     out = {}
     for name, cls, ops in MODELS:
         make = weka_form if cls is None else cls
         if make() is None:
             continue
-        fit = {op: 0.0 for op in ("fit",) + ops}
+        fit = {op: np.zeros(2) for op in ("fit",) + ops}
         for train, test in splits:
             Xtr, ytr, Xte = X.iloc[train], y[train], X.iloc[test]
+            if as_array:
+                Xtr, Xte = Xtr.to_numpy(), Xte.to_numpy()
             fit["fit"] += best_time(lambda: make().fit(Xtr, ytr), repeat)
             model = make().fit(Xtr, ytr)
             for op in ops:
@@ -237,32 +251,42 @@ def time_ours(X, y, splits, repeat):
 
 
 def speed(args, weka):
+    # every fit counts its own tables: the repeated fits of one cell must not reuse the shared ones
+    _ensemble._SHARED_ENTRIES = 0
     cases = []
     data = nursery()
     if data is None:
         print(f"nursery: {UCI / 'nursery.csv'} not found, skipped")
     elif args.only in (None, "nursery"):
         X, y = data
-        cases.append((f"nursery ({len(y):,} rows, {args.folds}-fold CV)", X, y,
-                      list(repeated_stratified_kfold(y, n_splits=args.folds, n_repeats=1, seed=0))))
+        folds = list(repeated_stratified_kfold(y, n_splits=args.folds, n_repeats=1, seed=0))
+        cases.append((f"nursery ({len(y):,} rows, {args.folds}-fold CV), text table", X, y, folds, False))
+        codes = X.apply(lambda col: pd.factorize(col, sort=True)[0])
+        cases.append((f"nursery ({len(y):,} rows, {args.folds}-fold CV), integer-code array", codes, y, folds,
+                      True))
     if args.only in (None, "synthetic"):
         X, y = synthetic(args.n)
-        cases.append((f"synthetic {args.n:,} x 20 x 3 (fit on {args.train:,}, predict all)", X, y,
-                      [(np.arange(args.train), np.arange(args.n))]))
-    for title, X, y, splits in cases:
+        cases.append((f"synthetic {args.n:,} x 20 x 3 (fit on {args.train:,}, predict all), integer-code "
+                      "array", X, y, [(np.arange(args.train), np.arange(args.n))], True))
+    for title, X, y, splits, as_array in cases:
         print(f"\n== {title}")
-        ours = time_ours(X, y, splits, args.repeat)
-        w_fit = w_pred = None
+        ours = time_ours(X, y, splits, args.repeat, as_array)
+        ref = None
         if weka is not None:
             rows, _ = weka.run(X, y, splits, warm=args.warm, repeat=args.repeat, tag="t")
-            w_fit, w_pred = sum(r[0] for r in rows), sum(r[1] for r in rows)
-            print(f"{'Weka AODE (-F 1)':<22}{'fit':<13}{w_fit:>9.4f} s")
-            print(f"{'':<22}{'predict':<13}{w_pred:>9.4f} s")
-        print(f"{'ours':<22}{'op':<13}{'seconds':>9}  {'/ Weka':>7}")
-        for (name, op), seconds in ours.items():
-            ref = w_fit if op == "fit" else w_pred
-            ratio = f"{seconds / ref:>7.2f}" if ref else "      -"
-            print(f"{name:<22}{op:<13}{seconds:>9.4f}  {ratio}")
+            wall = np.sum([r[0] for r in rows], axis=0)
+            cpu = np.sum([r[1] for r in rows], axis=0)
+            ref = {"fit": (wall[0], cpu[0]), "predict": (wall[1], cpu[1])}
+            print(f"{'Weka AODE (-F 1)':<22}{'fit':<13}{wall[0]:>9.4f}{cpu[0]:>9.4f}")
+            print(f"{'':<22}{'predict':<13}{wall[1]:>9.4f}{cpu[1]:>9.4f}")
+        print(f"{'ours':<22}{'op':<13}{'wall s':>9}{'CPU s':>9}  {'wall / Weka':>11}{'CPU / Weka':>11}")
+        for (name, op), (wall_s, cpu_s) in ours.items():
+            if ref is None:
+                ratios = f"{'-':>11}{'-':>11}"
+            else:
+                w_ref, c_ref = ref["fit" if op == "fit" else "predict"]
+                ratios = f"{wall_s / w_ref:>11.2f}{cpu_s / c_ref:>11.2f}"
+            print(f"{name:<22}{op:<13}{wall_s:>9.4f}{cpu_s:>9.4f}  {ratios}")
 
 
 def accuracy(weka):

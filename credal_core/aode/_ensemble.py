@@ -14,7 +14,10 @@ values are summed out inside each SPODE (see :mod:`credal_core.aode._spode`).
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
@@ -25,10 +28,44 @@ from .._base import check_number, natural_dtype
 from ..data.counts import CountTables, check_categories_policy, check_labels
 from ._spode import SpodeTables, log_normalise, log_weighted_mean, table_bytes
 
-__all__ = ["SpodeEnsemble"]
+__all__ = ["SpodeEnsemble", "shared_spode_tables"]
 
 # Instances per predict block: the (n, k, C) work arrays of one block stay small.
 _PREDICT_ROWS = 65_536
+
+# Models of the family fitted on the same rows (the compare page fits five per fold) share one
+# SpodeTables and one set of in-sample posteriors: a few small entries, keyed by a digest of the
+# codes, labels and estimator; arrays above _SHARE_MAX_BYTES are never kept.
+_SHARED: OrderedDict = OrderedDict()
+_SHARED_ENTRIES = 2
+_SHARE_MAX_BYTES = 32 * 2 ** 20
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_posteriors):
+    """(SpodeTables, in-sample log posteriors or None) for these data, computed once and shared."""
+    key = hashlib.blake2b(repr((codes.shape, codes.dtype.str, n_classes, list(map(int, n_values)),
+                                estimator, float(m))).encode() + codes.tobytes() + y_codes.tobytes(),
+                          digest_size=20).digest()
+    with _SHARED_LOCK:
+        entry = _SHARED.get(key)
+        if entry is not None:
+            _SHARED.move_to_end(key)
+    if entry is None:
+        entry = [SpodeTables(codes, y_codes, n_classes, n_values, estimator=estimator, m=m), None]
+        if table_bytes(n_classes, n_values) <= _SHARE_MAX_BYTES:
+            with _SHARED_LOCK:
+                _SHARED[key] = entry
+                while len(_SHARED) > _SHARED_ENTRIES:
+                    _SHARED.popitem(last=False)
+    if not with_posteriors:
+        return entry[0], None
+    post = entry[1]
+    if post is None:
+        post = entry[0].training_log_posteriors(codes)
+        if post.nbytes <= _SHARE_MAX_BYTES:
+            entry[1] = post
+    return entry[0], post
 
 
 class SpodeEnsemble(ClassifierMixin, BaseEstimator):
@@ -87,7 +124,8 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         labels = check_labels(y, codes.shape[0])
         y_codes = pd.Index(tables.classes).get_indexer(labels)
         estimator, m = self._estimator()
-        self.spodes_ = SpodeTables(codes, y_codes, len(tables.classes), n_values, estimator=estimator, m=m)
+        self.spodes_, log_post = shared_spode_tables(codes, y_codes, len(tables.classes), n_values, estimator,
+                                                     m, self._needs_training_posteriors)
         self.tables_ = tables
         self.classes_ = natural_dtype(tables.classes)
         self.n_features_in_ = tables.n_features
@@ -96,7 +134,6 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
             self.feature_names_in_ = tables.feature_names.astype(str)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        log_post = self.spodes_.training_log_posteriors(codes) if self._needs_training_posteriors else None
         self._fit_weights(log_post, y_codes)
         return self
 
@@ -123,16 +160,36 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         return post
 
     def _log_pooled(self, codes) -> np.ndarray:
-        """Log of the normalised pool (n, C), in log space (no underflow to log 0), block by block."""
+        """Log of the normalised pool (n, C), block by block.
+
+        One pass in probability space (SPODE joints shifted by their largest class term before
+        ``exp``, so the best term of every instance is 1); the few instances where a class's pooled
+        value underflows to 0 are recomputed in log space, so no finite log probability becomes
+        ``-inf``.
+        """
         out = np.empty((codes.shape[0], len(self.classes_)))
+        joint = self._combine() == "joint"
         for start in range(0, codes.shape[0], _PREDICT_ROWS):
             part = codes[start:start + _PREDICT_ROWS]
-            weights = (self.weights_[None, :] * self._usable(part)).T                 # (k, n)
+            usable = self._usable(part).T                                             # (k, n)
+            weights = self.weights_[:, None] * usable
             log_joint = self.spodes_.log_joint_ckn(part)                              # (C, k, n)
-            if self._combine() == "posterior":
-                log_joint = log_normalise(log_joint, axis=0)
-            pooled = log_weighted_mean(log_joint, weights)                            # (C, n)
+            top = log_joint.max(axis=0)                                               # (k, n)
+            if joint:       # one shift per instance: the largest joint of a usable SPODE
+                top = np.where(usable, top, -np.inf).max(axis=0)
+                top = np.where(np.isfinite(top), top, 0.0)
+            terms = np.exp(log_joint - top)
+            if not joint:
+                terms /= terms.sum(axis=0)                                            # posteriors
+            pooled = np.einsum("kn,ckn->cn", weights, terms)
             none = weights.sum(axis=0) == 0
+            with np.errstate(divide="ignore"):
+                pooled = np.log(pooled)
+            redo = ~none & ~np.isfinite(pooled).all(axis=0)
+            if redo.any():                   # underflow: the same pool in log space
+                logs = log_joint[:, :, redo]
+                pooled[:, redo] = log_weighted_mean(logs if joint else log_normalise(logs, axis=0),
+                                                    weights[:, redo])
             if none.any():                   # no SPODE can speak: Weka's naive Bayes fallback
                 pooled[:, none] = self.spodes_.nb_log_joint(part[none]).T
             out[start:start + _PREDICT_ROWS] = log_normalise(pooled, axis=0).T

@@ -63,6 +63,8 @@ _CHUNK_CELLS = 2 ** 20
 # is used up to W = 8k and the gather beyond (e.g. 8 features x 150 values).  Both add each SPODE's
 # terms in feature order: the same floating-point sums.
 _SPARSE_WIDTH_PER_FEATURE = 8
+# Tables up to this many cells are counted in one bincount when the data are complete and small.
+_ONE_PASS_CELLS = 2 ** 18
 # The product reads a child-major copy of the table; it is kept only for tables up to this size.
 _SPARSE_MAX_BYTES = 64 * 2 ** 20
 
@@ -178,9 +180,13 @@ class SpodeTables:
         work arrays stay O(_CHUNK_CELLS + slab) and integer counts add exactly, in any order.
         """
         C, W = self.n_classes, self.width
-        counts = np.zeros((C, W, W))
         n, k = codes.shape
         idx = np.where(codes >= 0, codes + self.offsets, -1)
+        if C * W * W <= _ONE_PASS_CELLS and n * k * k <= _CHUNK_CELLS and (idx >= 0).all():
+            # small table, complete data: every pair of one row in one bincount
+            flat = ((y_codes[:, None, None] * W + idx[:, :, None]) * W + idx[:, None, :]).ravel()
+            return np.bincount(flat, minlength=C * W * W).reshape(C, W, W).astype(float)
+        counts = np.zeros((C, W, W))
         step = max(1, _CHUNK_CELLS // max(1, k))
         widths = (self.n_values + 1).tolist()
         for start in range(0, n, step):

@@ -201,12 +201,16 @@ def test_precise_label_is_in_the_credal_set_on_real_data():
 
 
 def test_chunked_counting_and_gathering_equal_one_pass(monkeypatch):
-    from credal_core.aode import _spode
+    from collections import OrderedDict
+
+    from credal_core.aode import _ensemble, _spode
     rng = np.random.default_rng(11)
     X, y = random_data(rng, n=60, k=4, n_classes=3)
     whole = CompAODE().fit(X, y)
+    monkeypatch.setattr(_ensemble, "_SHARED", OrderedDict())   # recount, not the shared tables
     monkeypatch.setattr(_spode, "_CHUNK_CELLS", 7)            # many tiny chunks
     chunked = CompAODE().fit(X, y)
+    assert chunked.spodes_ is not whole.spodes_
     np.testing.assert_array_equal(chunked.spodes_.log_table, whole.spodes_.log_table)
     np.testing.assert_allclose(chunked.spode_posteriors(X), whole.spode_posteriors(X), rtol=1e-13)
 

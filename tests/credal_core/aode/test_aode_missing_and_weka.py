@@ -154,6 +154,26 @@ def test_declared_classes_and_categories_match_literal_counting():
         frame(test, 3)), rtol=1e-12)
 
 
+def test_models_fitted_on_the_same_rows_share_their_spode_tables(monkeypatch):
+    from collections import OrderedDict
+
+    from credal_core.aode import _ensemble
+    rng = np.random.default_rng(3)
+    X, y, test = data_with_holes(rng, n=30, k=4, n_classes=3)
+    X, test = frame(X, 4), frame(test, 4)
+    bma, comp = CredalBMAAODE().fit(X, y), CredalCompAODE().fit(X, y)
+    assert bma.spodes_ is comp.spodes_
+    assert AODE(estimator="laplace").fit(X, y).spodes_ is not bma.spodes_      # another estimator
+    got = bma.predict_set(test), comp.predict_set(test), comp.log_likelihoods_
+    monkeypatch.setattr(_ensemble, "_SHARED", OrderedDict())
+    monkeypatch.setattr(_ensemble, "_SHARED_ENTRIES", 0)                        # nothing kept
+    fresh_bma, fresh_comp = CredalBMAAODE().fit(X, y), CredalCompAODE().fit(X, y)
+    assert fresh_bma.spodes_ is not fresh_comp.spodes_
+    np.testing.assert_array_equal(got[0], fresh_bma.predict_set(test))
+    np.testing.assert_array_equal(got[1], fresh_comp.predict_set(test))
+    np.testing.assert_array_equal(got[2], fresh_comp.log_likelihoods_)
+
+
 def test_a_column_missing_everywhere_is_left_out_with_a_note():
     X = pd.DataFrame({"a": list("xxyyxy"), "gone": [None] * 6})
     y = list("ppqqpq")
