@@ -1,4 +1,5 @@
-"""Real-browser test of the page "AODE compression weights": fewer training rows concentrate BMA's weights.
+"""Real-browser test of the page "AODE compression weights": fewer training rows concentrate BMA's weights;
+the comparison runs on demand.
 
 Runs the whole app (``app.py``, page at ``/aode_weights``) with Playwright driving Debian's chromium.
 """
@@ -40,5 +41,10 @@ def test_training_rows_slider_changes_the_weights_in_chromium(page_url):
         expect(page).to_have_url(re.compile(r"[?&]n=10\b"), timeout=30_000)
         expect(summary).to_contain_text("0.14", timeout=60_000)       # … and 0.14 at 10 rows
         expect(page.get_by_test_id("stTable").or_(page.get_by_test_id("stDataFrame")).first).to_be_visible()
+
+        # the comparison runs on demand, in the worker processes, and reports the mean over folds
+        page.get_by_role("button", name="Run comparison").click()
+        expect(page.get_by_text("mean over the 2 folds ± standard deviation")).to_be_visible(timeout=180_000)
+        expect(page.get_by_test_id("stTable").filter(has_text="u65")).to_contain_text("±")
         page.wait_for_timeout(1500)
         page.screenshot(path=str(OUTPUT / "aode_weights.png"), full_page=True)
