@@ -14,7 +14,8 @@ Input: ``integer`` codes (a NumPy int matrix; the baseline is ``CategoricalNB.pr
 the same matrix, its native input) or ``text`` categories (a DataFrame of strings; the baseline
 is ``OrdinalEncoder.transform`` followed by ``CategoricalNB.predict_proba``).  Our estimators take
 the raw input and validate and encode it themselves.  Each timing is the best of ``--repeat``
-runs after one warm-up; every ratio is against the baseline of its own cell measured in this run.
+runs after one warm-up, in CPU time of this process; every ratio is against the baseline of its
+own cell measured in this run.
 The target of issue 14 is every credal cell at most 5x its baseline.
 """
 from __future__ import annotations
@@ -59,12 +60,14 @@ def as_text(X):
 
 
 def best_time(fn, repeat):
+    """Best CPU time of ``fn`` (process time: on a shared machine, wall time also counts the
+    other processes; every computation timed here is single-threaded)."""
     fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 

@@ -51,29 +51,52 @@ _DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(
 
 
 class PairCounts:
-    """Counts of a pair of classes for many instances: ``n1, n2`` (k,), ``c1, c2`` (k, m)."""
+    r"""Counts of a pair of classes for many instances: ``n1, n2`` (k,), ``c1, c2`` (k, m).
 
-    def __init__(self, n1, c1, n2, c2):
+    Missing values (MAR, see the module docstring): ``d1, d2`` (k, m) are the per-feature sample
+    sizes :math:`n_j(a), n_j(b)` (the class rows where feature j is present; default ``n1, n2``)
+    and ``missing`` (k, m) marks the instance's missing values, which leave the instance's term.
+    """
+
+    def __init__(self, n1, c1, n2, c2, d1=None, d2=None, missing=None):
         self.n1 = np.asarray(n1, float)
         self.n2 = np.asarray(n2, float)
         self.c1 = np.atleast_2d(np.asarray(c1, float))
         self.c2 = np.atleast_2d(np.asarray(c2, float))
-        # features whose count equals the class count contribute the factor 1 (0/0 = 1)
-        self.j1 = self.c1 < self.n1[:, None]
-        self.j2 = self.c2 < self.n2[:, None]
-        self.m1 = self.j1.sum(axis=1)
-        self.m2 = self.j2.sum(axis=1)
+        full = d1 is None and d2 is None and missing is None
+        self.d1 = self.n1[:, None] + 0 * self.c1 if d1 is None else np.atleast_2d(np.asarray(d1, float))
+        self.d2 = self.n2[:, None] + 0 * self.c2 if d2 is None else np.atleast_2d(np.asarray(d2, float))
+        seen = np.ones(self.c1.shape, bool) if missing is None else ~np.atleast_2d(np.asarray(missing, bool))
+        # features whose count equals their sample size contribute the factor 1 (0/0 = 1), and so
+        # does a missing test value
+        self.j1 = seen & (self.c1 < self.d1)
+        self.j2 = seen & (self.c2 < self.d2)
+        # own denominators n_j(c) + u where feature j is missing in some training rows of the class
+        self.den1 = self.j1 & (self.d1 < self.n1[:, None])
+        self.den2 = self.j2 & (self.d2 < self.n2[:, None])
+        self.has_den = not full and bool(self.den1.any() or self.den2.any())
+        self.m1 = (self.j1 & ~self.den1).sum(axis=1)
+        self.m2 = (self.j2 & ~self.den2).sum(axis=1)
         self.k1 = (self.j1 & (self.c1 == 0)).sum(axis=1)
         self.k2 = (self.j2 & (self.c2 == 0)).sum(axis=1)
         self.pos1 = self.j1 & (self.c1 > 0)
         self.pos2 = self.j2 & (self.c2 > 0)
-        self.u_min = -np.min(np.where(self.j1, self.c1, self.n1[:, None]), axis=1)
-        self.u_max = 1 + np.min(np.where(self.j2, self.c2, self.n2[:, None]), axis=1)
+        # a feature seen in the instance whose every present class row shows its value, but with
+        # n_j < n: its conditional is free at u = -c (the segment of the module docstring)
+        free1 = seen & (self.c1 == self.d1) & (self.d1 < self.n1[:, None])
+        free2 = seen & (self.c2 == self.d2) & (self.d2 < self.n2[:, None])
+        free1 = np.min(np.where(free1, self.c1, np.inf), axis=1)
+        free2 = np.min(np.where(free2, self.c2, np.inf), axis=1)
+        low1 = np.minimum(np.min(np.where(self.j1, self.c1, self.n1[:, None]), axis=1), self.n1)
+        low2 = np.minimum(np.min(np.where(self.j2, self.c2, self.n2[:, None]), axis=1), self.n2)
+        self.seg1, self.seg2 = free1 < low1, free2 < low2
+        self.u_min = -np.minimum(low1, free1)
+        self.u_max = 1 + np.minimum(low2, free2)
 
     def take(self, idx):
         out = object.__new__(PairCounts)
         for key, val in self.__dict__.items():
-            out.__dict__[key] = val[idx]
+            out.__dict__[key] = val if key == "has_den" else val[idx]
         return out
 
 
@@ -103,7 +126,22 @@ def _sides(pc: PairCounts, idx, u, shift: float):
         wb = np.where(j2 & (pc.c2[idx] > 0), pc.c2[idx] * lb, 0.0).sum(axis=1)
     lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
     lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
+    if pc.has_den:
+        da, wda, db, wdb = _den_terms(pc, idx, u, v)
+        lpa, lpb, lam_a, lam_b = lpa - da, lpb - db, lam_a - wda, lam_b - wdb
     return lpa, lpb, lam_a, lam_b
+
+
+def _den_terms(pc, idx, u, v):
+    """The own denominators of features missing in some training rows (zero without any):
+    sums of log(d + u) and d log(d + u) for a, and the same at ``v`` for b (d > c >= 0, so
+    every base is positive on the domain)."""
+    out = []
+    for den, d, x in ((pc.den1[idx], pc.d1[idx], u), (pc.den2[idx], pc.d2[idx], v)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs = np.where(den, np.log(np.where(den, d, 1.0) + x[:, None]), 0.0)
+        out += [logs.sum(axis=1), (np.where(den, d, 0.0) * logs).sum(axis=1)]
+    return out
 
 
 def log_ratio(pc, idx, u, shift):
@@ -121,7 +159,17 @@ def log_ratio(pc, idx, u, shift):
     scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         d = (1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v) + inv_a + inv_b
+        if pc.has_den:
+            da, _, db, _ = _den_terms(pc, idx, u, v)
+            value = value - da + db
+            scale = scale + np.abs(da) + np.abs(db)
+            d = d - _den_inv(pc.den1[idx], pc.d1[idx], u) - _den_inv(pc.den2[idx], pc.d2[idx], v)
     return value, d, scale
+
+
+def _den_inv(den, d, x):
+    """Sum over the own-denominator features of 1 / (d + x)."""
+    return np.where(den, 1 / (np.where(den, d, 1.0) + x[:, None]), 0.0).sum(axis=1)
 
 
 def log_lik(pc, idx, u, include_instance=True):
@@ -182,7 +230,18 @@ def _psi_groups(pc, idx, u, v=None):
         dpsi = np.stack([
             np.where(pos1, 1 / ca, 0).sum(axis=1), np.where(pos2, 1 / cb, 0).sum(axis=1),
             g1w / (n1 + u), e1 / u, -g3w / np.where(n2 + v > 0, n2 + v, 1), -e2 / v], axis=1)
+    if pc.has_den:
+        psi, dpsi = _den_groups(pc, idx, u, v, psi, dpsi)
     return psi, dpsi
+
+
+def _den_groups(pc, idx, u, v, psi, dpsi):
+    """ψ's and ψ''s groups with the own denominators appended: -sum log(d + u) and
+    +sum log(d + v) both decrease in u, their slopes -sum 1/(d + u) and -sum 1/(d + v) are
+    monotone too (the callers bound any group after the first by its values at a cell's ends)."""
+    da, _, db, _ = _den_terms(pc, idx, u, v)
+    ia, ib = _den_inv(pc.den1[idx], pc.d1[idx], u), _den_inv(pc.den2[idx], pc.d2[idx], v)
+    return (np.column_stack([psi, -da, db]), np.column_stack([dpsi, -ia, -ib]))
 
 
 def _cell_ends(pc, idx, u):
@@ -216,6 +275,11 @@ def _cell_ends(pc, idx, u):
     lpb = _wlog(1 - m2, n2 + v) + (lb * j2).sum(axis=1)
     lam_a = _wlog(n1 * (1 - m1), n1 + u) + (c1 * j1 * la).sum(axis=1)
     lam_b = _wlog(n2 * (1 - m2), n2 + v) + (c2 * j2 * lb).sum(axis=1)
+    if pc.has_den:
+        # each feature's c log(c + u) - d log(d + u) still decreases for u >= 0 (c < d)
+        da, wda, db, wdb = _den_terms(pc, idx, u, v)
+        lpa, lpb, lam_a, lam_b = lpa - da, lpb - db, lam_a - wda, lam_b - wdb
+        psi, dpsi = _den_groups(pc, idx, u, v, psi, dpsi)
     ha, hb = _wlog(n1, n1 + u), _wlog(n2, n2 + v)
     return psi, dpsi, np.stack([ha, lam_a - ha, hb, lam_b - hb], axis=1), lpa, lpb
 
@@ -365,6 +429,9 @@ def dominance_pairs(pc: PairCounts, alpha: float, margin: np.ndarray, u0: np.nda
     so the verdicts are those of :func:`critical_alpha_pairs` (``alpha`` > 0).  ``u0`` (k,) may
     pass the roots of r = 1 where they are known already (NaN where not).
     """
+    if (pc.seg1 | pc.seg2).any():              # missing training values: no early exit there
+        crit_ab, crit_ba = critical_alpha_pairs(pc)
+        return alpha > crit_ab, alpha > crit_ba
     verdicts = _Verdicts(np.log(alpha), np.asarray(margin, float))
     best, _, _ = profile_maxima(pc, verdicts=verdicts, u0=u0)
     top = best.max(axis=1)
@@ -401,7 +468,40 @@ def profile_maxima(pc: PairCounts, verdicts=None, u0=None):
     hi = np.stack([np.minimum(u0, 1 - _DELTA), np.full(k, 1 - _DELTA)], axis=1)
     lo[~(lo < hi)] = np.nan
     _max_with_instance(pc, lo, hi, best, where, verdicts=verdicts)
+    _segment_sups(pc, 1.0, best, where)
     return best, where, u0
+
+
+def _segment_sups(pc: PairCounts, shift: float, best, where):
+    r"""Replace the supremum over {r <= 1} (column 0 of ``best``) or {r >= 1} (column 1) where the
+    ratio 1 lies on a segment of the profile (missing training values only).
+
+    A feature seen in the instance whose n_j(a) present rows all show its value (c = n_j < n(a))
+    has a conditional that is free at u* = -c: when c is the least bound of u, the curve stops
+    at u* with r(u*) = r* > 0 and the profile goes on along θ in (0, 1] (that conditional),
+    with ratio θ r* and likelihood :math:`\Lambda(u^*)\,\theta^{c}\,(\theta p_a + p_b)`
+    (without the instance the last factor is dropped), increasing in θ.  If r* >= 1 the
+    supremum over {r <= 1} is at θ = 1/r*:
+
+    .. math:: \log L = \log\Lambda_a + \log\Lambda_b - c\log r^* + \log 2 + \log p_b .
+
+    The same holds for ``b`` at the other end (θ = r*, when r* <= 1).  Nothing changes with
+    complete data (no such feature).
+    """
+    for seg, col, end in ((pc.seg1, 0, pc.u_min), (pc.seg2, 1, pc.u_max - 1 + shift)):
+        rows = np.flatnonzero(seg)
+        if rows.size == 0:
+            continue
+        u = end[rows]
+        lpa, lpb, lam_a, lam_b = _sides(pc, rows, u, shift)
+        lr = lpa - lpb
+        c = -u if col == 0 else u - shift       # the free count c* (b's argument is shift - u)
+        on = (lr >= 0) if col == 0 else (lr <= 0)
+        value = lam_a + lam_b - c * np.abs(lr)
+        if shift:
+            value = value + np.log(2.0) + (lpb if col == 0 else lpa)
+        best[rows[on], col] = value[on]
+        where[rows[on], col] = u[on]
 
 
 def critical_alpha_data_only(pc: PairCounts):
@@ -418,6 +518,14 @@ def critical_alpha_data_only(pc: PairCounts):
                 - log_lik(sub, idx, np.zeros(live.size), include_instance=False))
     crit_ab[live] = np.where(a0 < 0, y0, 1.0)
     crit_ba[live] = np.where(a0 > 0, y0, 1.0)
+    if (sub.seg1 | sub.seg2).any():
+        best = np.full((live.size, 2), np.nan)
+        _segment_sups(sub, 0.0, best, np.zeros((live.size, 2)))
+        top = log_lik(sub, idx, np.zeros(live.size), include_instance=False)
+        for col, crit, other in ((0, crit_ab, crit_ba), (1, crit_ba, crit_ab)):
+            on = np.flatnonzero(np.isfinite(best[:, col]))   # the ratio 1 lies on the segment
+            crit[live[on]] = np.exp(best[on, col] - top[on])
+            other[live[on]] = 1.0
     return crit_ab, crit_ba
 
 

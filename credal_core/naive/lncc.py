@@ -85,15 +85,22 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _critical_alpha(self, codes):
         tables = self.tables_
         n_classes = len(tables.classes)
-        counts = lookup(codes, tables.extended_counts())               # (C, m, n)
         n = codes.shape[0]
         crit = np.ones((n, n_classes, n_classes))
-        nc = tables.class_counts
         for a in range(n_classes):
             for b in range(a + 1, n_classes):
-                pc = PairCounts(np.full(n, nc[a]), counts[a].T, np.full(n, nc[b]), counts[b].T)
+                pc = _pair_counts(tables, codes, a, b)
                 crit[:, a, b], crit[:, b, a] = critical_alpha_pairs(pc, bool(self.include_instance))
         return crit
+
+    def _dominance_missing(self, codes):
+        """Verdicts where values are missing (in training, or in these rows): ``alpha >
+        critical_alpha`` from the exact profile over the observed values."""
+        n_classes = len(self.tables_.classes)
+        crit = self._critical_alpha(codes)
+        dom = self.alpha > crit
+        dom[:, np.arange(n_classes), np.arange(n_classes)] = False
+        return dom
 
     def _dominance(self, codes):
         """Certified verdicts, equal to ``alpha > critical_alpha`` without computing it.
@@ -112,6 +119,15 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         n = codes.shape[0]
         dom = np.zeros((n, n_classes, n_classes), dtype=bool)
         if self.alpha == 0 or n == 0:           # critical levels are >= 0: nothing dominates
+            return dom
+        if _training_missing(tables):           # every row's profile has its own denominators
+            return self._dominance_missing(codes)
+        holes = np.flatnonzero((codes == _MISSING).any(axis=1))
+        if holes.size:
+            dom[holes] = self._dominance_missing(codes[holes])
+            full = np.flatnonzero(~(codes == _MISSING).any(axis=1))
+            if full.size:
+                dom[full] = self._dominance(codes[full])
             return dom
         log_alpha = np.log(self.alpha)
         nc = tables.class_counts
@@ -245,6 +261,30 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                     dom[todo[left], a, b] = self.alpha > crit_ab
                     dom[todo[left], b, a] = self.alpha > crit_ba
         return dom
+
+
+_MISSING = -2     # the code of a missing test value (credal_core.data.counts.MISSING)
+
+
+def _training_missing(tables) -> bool:
+    """Whether some feature is missing in some training row (n_j(c) < n(c))."""
+    return any(np.any(t.sum(axis=1) < tables.class_counts) for t in tables.feature_counts)
+
+
+def _pair_counts(tables, codes, a, b):
+    """:class:`PairCounts` of classes a, b for the rows of ``codes``: the instance's counts
+    n(c, f_j), the per-feature sample sizes n_j(c) (MAR) and the missing test values."""
+    n = codes.shape[0]
+    missing = codes == _MISSING
+    safe = np.where(missing, -1, codes)                     # a missing value reads the zero column
+    counts = lookup(safe, [e[[a, b]] for e in tables.extended_counts()])     # (2, m, n)
+    nc = tables.class_counts
+    if not missing.any() and not _training_missing(tables):
+        return PairCounts(np.full(n, nc[a]), counts[0].T, np.full(n, nc[b]), counts[1].T)
+    present = np.array([t.sum(axis=1) for t in tables.feature_counts]).reshape(len(tables.feature_counts), -1)
+    d1 = np.broadcast_to(present[:, a], counts[0].T.shape)
+    d2 = np.broadcast_to(present[:, b], counts[1].T.shape)
+    return PairCounts(np.full(n, nc[a]), counts[0].T, np.full(n, nc[b]), counts[1].T, d1, d2, missing)
 
 
 # Relative size of the rounding margin: a certificate must hold by this times the sum of the
@@ -594,8 +634,8 @@ class _Side:
             raise AttributeError(name) from None
 
     def take(self, idx):
-        if idx.size == self.data.shape[1] and idx[-1] == idx.size - 1:    # the root finder's first
-            return self                                                  # calls: every row, in order
+        if idx.size == self.data.shape[1] and (idx.size == 0 or idx[-1] == idx.size - 1):  # every row
+            return self
         out = object.__new__(_Side)
         out.n, out.z, out.data = self.n, self.z, self.data[:, idx]
         return out
@@ -699,8 +739,18 @@ class _Pair:
         self.coefs = coefs
 
     def take(self, idx):
+        if idx.size == self.mode.size and (idx.size == 0 or idx[-1] == idx.size - 1):
+            return self                                   # every row, in order
         return _Pair(self.pa.take(idx), self.pb.take(idx), self.mg[idx], self.shift, self.mode[idx],
                      self.coefs[:, idx])
+
+    def light(self, idx):
+        """The rows ``idx`` for :meth:`lr` and :meth:`psi` only (no remainder bounds): a cheap copy."""
+        out = object.__new__(_Pair)
+        out.pa, out.pb, out.shift, out.z = self.pa, self.pb, self.shift, self.z   # only n is read
+        out.mode, out.coefs = self.mode[idx], self.coefs[:, idx]
+        out.plain = not out.mode.any()
+        return out
 
     def _lr_mid(self, arg_a, arg_b):
         """log r without the remainder and its slope in u, from the pair's polynomial."""
@@ -853,9 +903,22 @@ def _taylor_verdicts(sides, a, b, log_alpha, shift, margin):
     mode = np.where(pa.k > 0, 1, 0) + np.where(pb.k > 0, 2, 0)
     pair = _Pair(pa, pb, margin[rows], shift, mode)
     t_lo, t_hi, start = pair.domain()
-    t = _newton(pair.lr, start, t_lo, t_hi, lambda idx: pair.take(idx).lr)
+    # one Newton step first: rows whose root lies clearly beyond the expansions' reach (confident
+    # predictions) are left to the probes at once
+    value, slope = pair.lr(start)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = start - value / slope
+    usable = (t_lo < t_hi) & ((mode != 0) | ((first > 1.5 * t_lo) & (first < 1.5 * t_hi)))
+    keep = np.flatnonzero(usable)
+    if keep.size == 0:
+        return ab, ba, known
+    if keep.size < 0.8 * rows.size:      # (a copy of the rows costs more than a few wasted ones)
+        rows, pair, t_lo, t_hi, first = rows[keep], pair.take(keep), t_lo[keep], t_hi[keep], first[keep]
+    start = np.clip(np.where(np.isfinite(first), first, 0.0), t_lo, t_hi)
+    t = _newton(pair.lr, start, t_lo, t_hi, lambda idx: pair.light(idx).lr, steps=2)
     u_l, u_r, ok, at_l, at_r = _root_bracket(pair, t, t_lo, t_hi)
-    ok &= t_lo < t_hi
+    if keep.size >= 0.8 * usable.size:
+        ok &= usable
     # L at u0 lies between its values at the bracket's ends where L is monotone there; the least
     # of the two is a lower bound wherever L is unimodal (and without the instance)
     lu_lo, lu_hi = np.minimum(at_l[2], at_r[2]), np.maximum(at_l[3], at_r[3])
@@ -868,8 +931,16 @@ def _taylor_verdicts(sides, a, b, log_alpha, shift, margin):
         v_ab = left & (lu_hi < la - mg), right | (lu_lo >= la + mg)
         v_ba = right & (lu_hi < la - mg), left | (lu_lo >= la + mg)
     else:
-        v_ab, v_ba, shape_ok = _shape_verdicts(pair, u_l, u_r, lu_lo, lu_hi, la)
-        ok &= shape_ok
+        sel = np.flatnonzero(ok)             # the shape only where u0 is bracketed
+        if sel.size >= 0.8 * ok.size:
+            sel = np.arange(ok.size)
+        v_ab, v_ba = (tuple(np.zeros(ok.size, bool) for _ in range(2)) for _ in range(2))
+        if sel.size:
+            s_ab, s_ba, shape_ok = _shape_verdicts(pair.take(sel), u_l[sel], u_r[sel], lu_lo[sel],
+                                                   lu_hi[sel], la)
+            ok[sel] &= shape_ok
+            for whole, part in zip(v_ab + v_ba, s_ab + s_ba):
+                whole[sel] = part
     got = ok & (v_ab[0] | v_ab[1]) & (v_ba[0] | v_ba[1])
     out = rows[got]
     ab[out], ba[out], known[out] = v_ab[0][got], v_ba[0][got], True
@@ -923,12 +994,15 @@ def _shape_verdicts(pair, u0l, u0h, lu_lo, lu_hi, la):
     m_lo[bowl], m_hi[bowl] = np.maximum(l0[0], l1[0])[bowl], np.maximum(l0[1], l1[1])[bowl]
     for sel, end, u in ((at0, l0, 0.0), (at1, l1, 1.0)):
         m_lo[sel], m_hi[sel], u_lo[sel], u_hi[sel] = end[0][sel], end[1][sel], u, u
-    inner = np.flatnonzero(dec & ~at0 & ~at1)
+    want = dec & ~at0 & ~at1
+    inner = np.flatnonzero(want)
+    if inner.size >= 0.8 * k:
+        inner = np.arange(k)                  # computed on every row, kept where wanted
     if inner.size:
         sub = pair.take(inner)
         lim = np.full(inner.size, 700.0)
         w0 = np.clip(sub.lr(np.zeros(inner.size))[0], -lim, lim)    # ψ(1/2) = log r(1/2)
-        w = _newton(sub.psi, w0, -lim, lim, lambda idx: sub.take(idx).psi)
+        w = _newton(sub.psi, w0, -lim, lim, lambda idx: sub.light(idx).psi)
         _, slope = sub.psi(w)
         with np.errstate(divide="ignore", invalid="ignore"):
             hw = 1e-9 * (1 + np.abs(w)) + 8 * sub.mg / np.abs(slope)
@@ -941,11 +1015,12 @@ def _shape_verdicts(pair, u0l, u0h, lu_lo, lu_hi, la):
             fine = (bl[0] - wl > 0) & (bh[1] - wh < 0)
             slope_max = (sub.pa.ihi + sub.pb.ihi + np.abs(1 - sub.pa.m) / sub.pa.n
                          + np.abs(1 - sub.pb.m) / sub.pb.n + sub.pa.k / ul + sub.pb.k / vh)
+        fine &= want[inner]
         sel = inner[fine]
         m_lo[sel] = np.maximum(bl[2], bh[2])[fine]
         m_hi[sel] = (np.maximum(bl[3], bh[3]) + slope_max * (uh - ul))[fine]
         u_lo[sel], u_hi[sel] = ul[fine], uh[fine]
-        dec[inner[~fine]] = False
+        dec[inner[~fine & want[inner]]] = False
     ok = (dec | bowl) & np.isfinite(m_lo) & np.isfinite(m_hi)
     with np.errstate(invalid="ignore"):
         left, right = dec & (u0h < u_lo), dec & (u0l > u_hi)
