@@ -238,6 +238,9 @@ defaults
     timeout server 120s
     timeout http-request 30s
     timeout queue 60s
+    # a worker busy with many script runs answers its health check late but is alive: with the default
+    # (the check interval, 2 s) a loaded single worker was marked DOWN and new students got 503s
+    timeout check 10s
     # an upgraded websocket (Streamlit pings it every 20 s; long runs keep it open meanwhile)
     timeout tunnel 4h
     timeout client-fin 10s
@@ -251,6 +254,9 @@ backend streamlit
     # session); then the cookie keeps it there for the websocket, uploads and static files
     balance leastconn
     cookie CREDAL_WORKER insert indirect nocache httponly attr "SameSite=Lax"
+    # a worker marked DOWN keeps the browsers it already has (their sessions live there) while it still
+    # answers; one that refuses connections sends them elsewhere
+    option persist
     option redispatch
     retries 2
     option httpchk
@@ -258,11 +264,11 @@ backend streamlit
     http-check expect status 200
 EOF
         for i in $(seq 0 $((workers - 1))); do
-            echo "    server w$i $local_worker_host:$((base_port + i)) cookie w$i check inter 2s fall 3 rise 2"
+            echo "    server w$i $local_worker_host:$((base_port + i)) cookie w$i check inter 3s fall 3 rise 2"
         done
         j=0
         for backend in "${backends[@]}"; do
-            echo "    server r$j $backend cookie r$j check inter 2s fall 3 rise 2"
+            echo "    server r$j $backend cookie r$j check inter 3s fall 3 rise 2"
             j=$((j + 1))
         done
     } >"$run_dir/haproxy.cfg"
