@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._base import top_cycle
+from .._base import maximal_set
 from ._dominance import bma_min_ratio, comp_inner_min, comp_min_ratio
 from .credal import CredalBMAAODE, CredalCompAODE
 
@@ -36,18 +36,22 @@ def spode_table(bma: CredalBMAAODE, comp: CredalCompAODE) -> pd.DataFrame:
 def instance_explanation(bma: CredalBMAAODE, comp: CredalCompAODE, x) -> dict:
     """For one instance ``x`` (a 1-row table): SPODE posteriors and each pair's optimisation result.
 
-    Returns a dict with ``posteriors`` (DataFrame k × C), ``pairs`` (DataFrame, one row per ordered
-    class pair a ≠ b: the minimum of the BMA-AODE* ratio and of COMP-AODE*'s eq. 15 — ``None`` where
-    eq. 15's denominator can reach 0 — with each dominance verdict and COMP-AODE*'s minimising prior),
-    and the two credal sets.
+    SPODEs whose super-parent is missing in ``x`` are out of both pools (their posterior rows are
+    shown as 0).  Returns a dict with ``posteriors`` (DataFrame k × C), ``pairs`` (DataFrame, one
+    row per ordered class pair a ≠ b: the minimum of the BMA-AODE* ratio and of COMP-AODE*'s
+    eq. 15 — ``None`` where eq. 15's denominator can reach 0 — with each dominance verdict and
+    COMP-AODE*'s minimising prior), and the two credal sets.
     """
-    post = comp.spode_posteriors(x)[0]                                  # (k, C)
+    post = comp.spode_posteriors(x)[0]                                  # (k, C); NaN: parent missing
+    usable = ~np.isnan(post[:, 0])
+    post = np.where(usable[:, None], post, 0.0)     # out of COMP-AODE*'s pool, as in its dominance
     classes = [str(c) for c in comp.classes_]
     names = [str(f) for f in comp.tables_.feature_names]
     posteriors = pd.DataFrame(post, index=names, columns=classes)
-    kept = bma.kept_
-    bma_ratio = bma_min_ratio(post[None, kept], bma.weights_[kept], float(bma.epsilon))[0]
-    bma_all, comp_all = bma.dominance(x), comp.dominance(x)       # predict_set = top_cycle of these
+    kept = bma.kept_ & usable                       # BMA-AODE*'s credal set: the usable kept SPODEs
+    bma_ratio = (bma_min_ratio(post[None, kept], bma.weights_[kept], float(bma.epsilon))[0] if kept.any()
+                 else np.ones((len(comp.classes_),) * 2))
+    bma_all, comp_all = bma.dominance(x), comp.dominance(x)       # predict_set = maximal_set of these
     bma_dom, comp_dom = bma_all[0], comp_all[0]
     keep, base, total, equality = comp.comp_problem()
     eps = float(comp.epsilon)
@@ -72,5 +76,5 @@ def instance_explanation(bma: CredalBMAAODE, comp: CredalCompAODE, x) -> dict:
                 row["comp_prior"] = prior
             rows.append(row)
     return {"posteriors": posteriors, "pairs": pd.DataFrame(rows),
-            "bma_set": [c for c, s in zip(classes, top_cycle(bma_all)[0]) if s],
-            "comp_set": [c for c, s in zip(classes, top_cycle(comp_all)[0]) if s]}
+            "bma_set": [c for c, s in zip(classes, maximal_set(bma_all)[0]) if s],
+            "comp_set": [c for c, s in zip(classes, maximal_set(comp_all)[0]) if s]}

@@ -202,3 +202,27 @@ def test_weka_aode_probabilities_with_missing_values(seed, options, params):
     want = bf.aode_proba(X, y, classes, test, values=values,
                          **{key: v for key, v in params.items() if key != "combine"}, combine="joint")
     np.testing.assert_allclose(want, weka, rtol=1e-9, atol=1e-15)     # the brute force is Webb's too
+
+
+def test_instance_explanation_with_a_missing_parent_leaves_its_spode_out():
+    from credal_core.aode.summary import instance_explanation
+    d = pd.read_csv("sample_data/synthetic_nb.csv", dtype=str)
+    X, y = d.drop(columns="class").iloc[:60], d["class"].iloc[:60]
+    bma, comp = CredalBMAAODE().fit(X, y), CredalCompAODE().fit(X, y)
+    x = X.iloc[[3]].copy()
+    x.iloc[0, 0] = None
+    info = instance_explanation(bma, comp, x)
+    rows = X.to_numpy().tolist()
+    classes = sorted(set(y))
+    joints, usable, _ = bf.spode_joints(rows, list(y), classes, x.to_numpy().tolist())[0]
+    assert not usable[0] and usable[1:].all()
+    post = joints / np.maximum(joints.sum(axis=1, keepdims=True), 1e-300)   # row 0 (unusable) is 0
+    keep = bma.kept_ & usable
+    w = bma.weights_[keep]
+    for _, pair in info["pairs"].iterrows():
+        a, b = classes.index(pair["a"]), classes.index(pair["b"])
+        lp = bf.bma_min_ratio_lp(w * post[keep, a], w * post[keep, b], 0.01)
+        assert pair["bma_min_ratio"] == pytest.approx(lp, rel=1e-7)
+        assert pair["bma_dominates"] == (lp > 1)
+        assert pair["comp_dominates"] == comp.dominance(x)[0, a, b]
+    assert info["posteriors"].iloc[0].eq(0).all()
