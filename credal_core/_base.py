@@ -24,7 +24,7 @@ from .data.counts import CountTables, lookup_sum
 TIE = 1e-12
 
 __all__ = ["TIE", "CHUNK_ROWS", "NaiveCountsClassifier", "CredalClassifierMixin", "chunked",
-           "perks_log_joint", "top_cycle", "natural_dtype", "check_number"]
+           "maximal_set", "perks_log_joint", "top_cycle", "natural_dtype", "check_number"]
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
@@ -210,10 +210,7 @@ class CredalClassifierMixin:
         raise NotImplementedError
 
     def _dominance_of(self, X) -> np.ndarray:
-        dom = self._dominance(self._encode(X))
-        idx = np.arange(dom.shape[1])
-        dom[:, idx, idx] = False
-        return dom
+        return without_self_dominance(self._dominance(self._encode(X)))
 
     def dominance(self, X) -> np.ndarray:
         """Pairwise dominance (n, C, C): ``[i, a, b]`` is true iff class ``a`` dominates ``b``.
@@ -231,7 +228,24 @@ class CredalClassifierMixin:
         no maximal class; the set is then the top cycle (the classes not beaten, through chains of
         dominance, by a class they do not beat back), which equals the maximal set otherwise.
         """
-        return chunked(X, lambda part: top_cycle(self._dominance_of(part)))
+        return chunked(X, lambda part: maximal_set(self._dominance(self._encode(part))))
+
+
+def without_self_dominance(dom: np.ndarray) -> np.ndarray:
+    """``dom`` with its diagonal cleared in place (no class dominates itself)."""
+    idx = np.arange(dom.shape[1])
+    dom[:, idx, idx] = False
+    return dom
+
+
+def maximal_set(dominance: np.ndarray) -> np.ndarray:
+    """The credal decision from pairwise dominance (n, C, C) → sets (n, C): the one decision path of
+    every credal classifier's ``predict_set`` and of the evaluation engine.
+
+    The maximal (non-dominated) classes; if dominance has a cycle (possible only with the LNCC's
+    pairwise likelihoods), the top cycle — see :func:`top_cycle`.  Never empty.
+    """
+    return top_cycle(without_self_dominance(np.array(dominance, dtype=bool)))
 
 
 def top_cycle(dom: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._base import check_number, top_cycle
+from .._base import check_number, maximal_set
 from ..data.counts import CountTables
 from ..metrics import credal_scores, precise_accuracy_split
 from ..naive.lncc import LNCC
@@ -68,13 +68,6 @@ def distinct_rows(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     return joint[:, :-1], joint[:, -1], counts.astype(float)
 
 
-def _maximal(dom: np.ndarray) -> np.ndarray:
-    """The shared credal decision path (as ``predict_set``) on a raw dominance array."""
-    idx = np.arange(dom.shape[1])
-    dom[:, idx, idx] = False
-    return top_cycle(dom)
-
-
 def _row(classifier, s, epsilon, alpha, scores, split):
     row = {"classifier": classifier, "s": s, "epsilon": epsilon, "alpha": alpha}
     row.update(scores)
@@ -107,7 +100,7 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
                                                 sample_weight=weight)))
         for eps in grid.epsilons:
             ncc = NCC(s=s, epsilon=eps).fit_counts(tables)
-            sets = _maximal(ncc._dominance(X_test))
+            sets = maximal_set(ncc._dominance(X_test))
             rows.append(_row("NCC", s, eps, np.nan,
                              credal_scores(y_test, sets, classes, sample_weight=weight),
                              precise_accuracy_split(y_test, nbc_labels[s], sets, classes,
@@ -119,7 +112,7 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
         reference = (nbc_labels[1.0] if 1.0 in nbc_labels
                      else np.argmax(lncc._joint_log_likelihood(X_test), axis=0))
         for alpha in grid.alphas:
-            sets = _maximal(alpha > crit)
+            sets = maximal_set(alpha > crit)
             rows.append(_row("LNCC", np.nan, np.nan, alpha,
                              credal_scores(y_test, sets, classes, sample_weight=weight),
                              precise_accuracy_split(y_test, reference, sets, classes,
