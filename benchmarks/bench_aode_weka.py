@@ -46,8 +46,13 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, _ensemble  # noqa: E402
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
 from credal_core.resampling import repeated_stratified_kfold  # noqa: E402
+
+try:
+    from credal_core.aode import _ensemble
+except ImportError:         # a credal_core from before the shared tables (for before / after runs)
+    _ensemble = None
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 UCI = ROOT.parent / "shared" / "reference" / "uci"
@@ -252,7 +257,8 @@ def time_ours(X, y, splits, repeat, as_array=False):
 
 def speed(args, weka):
     # every fit counts its own tables: the repeated fits of one cell must not reuse the shared ones
-    _ensemble._SHARED_ENTRIES = 0
+    if _ensemble is not None:
+        _ensemble._SHARED_ENTRIES = 0
     cases = []
     data = nursery()
     if data is None:
