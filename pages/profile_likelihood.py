@@ -19,19 +19,20 @@ EX2, EX3, MULT, CUSTOM = "000-ex2", "000-ex3", "003-ex1", "custom"     # the pre
 NAMES = {EX2: "000 Example 2", EX3: "000 Example 3", MULT: "003 Example 1", CUSTOM: "Custom"}
 PAPER = {slug: paper_presets()[NAMES[slug]] for slug in (EX2, EX3)}
 PAIRS = {slug: paper_pairs()[NAMES[slug]] for slug in PAPER}
-STATE = UrlState(
+STATE = UrlState(                      # in the order of the links the page has always written
     Choice("preset", tuple(NAMES), EX2),
-    Number("alpha", 0.5, 0.0, 1.0, step=0.01),
     Number("beta", 0.15, 0.01, 0.99, step=0.01),
-    Number("samples", 3_000, 500, 20_000, step=500, integer=True),
-    Flag("include_instance", True),
     Text("counts", max_len=1_000),     # "5-1,0-2": n(c, f̃_j)-n(¬c, f̃_j) per feature (custom only)
     Text("n", max_len=20),             # "6-2": n(c)-n(¬c)
+    Number("alpha", 0.5, 0.0, 1.0, step=0.01),
+    Flag("include_instance", True),
+    Number("samples", 3_000, 500, 20_000, step=500, integer=True),
 )
 SEED, MAX_COUNT = 0, 100_000
 COL_C, COL_NOT = "n(c, f̃_j)", "n(¬c, f̃_j)"
 MULT_COUNTS, MULT_SUBSET = (2, 4, 3), (0, 1)   # 003 Example 1: a, b, c seen 2, 4, 3 times; g = θ_a + θ_b
-K_PRESET, K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE = (f"pl_{f.name}" for f in list(STATE)[:5])
+K_PRESET, K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE = (f"pl_{name}" for name in (
+    "preset", "alpha", "beta", "samples", "include_instance"))
 K_NC, K_NNOT, K_PAIR, K_BASE, K_VERSION, K_LAST = ("pl_n_c", "pl_n_not", "pl_pair", "pl_table_base",
                                                     "pl_table_version", "pl_last_view")
 HINTS = {
