@@ -75,6 +75,8 @@ n_rows = sample_rows(name)
 @st.fragment
 def models_and_instance() -> None:
     """ε, training rows, sections 1 and 2: moving a slider reruns this part only (cached per value)."""
+    if st.session_state.get(KEY + "running") and interrupted(KEY, False):
+        st.rerun()        # this move stopped a comparison: redraw the page, whose section 3 says so
     c1, c2 = st.columns(2)
     epsilon = c1.slider("ε (prior lower bound of every SPODE; prior of the null model)", EPS_MIN, EPS_MAX,
                         step=EPS_STEP, format="%.3f", key=KEY + "eps", on_change=sync(STATE, KEY),

@@ -142,6 +142,8 @@ is_paper = name in PAPER_SUBSETS and (f1t, f2t) == PAPER_SUBSETS[name]
 @st.fragment
 def instance_and_curve() -> None:
     """k, distance, split and the instance: sections 1 and 2 rerun alone (cached per value)."""
+    if st.session_state.get(T2 + "running") and interrupted(T2, False):
+        st.rerun()        # this move stopped Table 2: redraw the page, whose section 3 says so
     c1, c2, c3 = st.columns(3)
     k = c1.slider("k (nearest training points)", K_MIN, K_MAX, key=KEY + "k",
                   help="004 Fig. 3 varies k from 2 to 20; its best value on Balloons is 3.")

@@ -236,3 +236,13 @@ def test_one_fit_serves_every_k_exactly_as_a_fresh_fit(distance):
         page = fitted_selector("balloons", tuple(F1), tuple(F2), 0, k, distance, "resubstitution")
         assert page.k_ == k
         pd.testing.assert_frame_equal(page.explain(X.iloc[test]), fresh.explain(X.iloc[test]))
+
+
+def test_a_table_2_cut_short_is_reported_not_restarted():
+    at = run_page({"table2": "1"})
+    at.session_state["cs_t2_running"] = True      # what a click during the run leaves behind
+    at.slider(key="cs_k").set_value(4).run()
+    assert any("Table 2 was stopped" in w.value for w in at.warning)
+    assert not [t for t in at.table if "004 Table 2" in t.value.to_string()]
+    at.button(key="cs_t2_button").click().run()
+    assert not at.warning and [t for t in at.table if "004 Table 2" in t.value.to_string()]
