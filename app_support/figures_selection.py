@@ -24,10 +24,11 @@ CURVE_STYLE = {
 }
 
 
-def _stacked(points: pd.DataFrame) -> pd.DataFrame:
-    """Identical points merged (categorical data repeat them): x, y, count."""
-    return (points.groupby(["threshold_1", "threshold_2"], sort=True).size()
-            .rename("count").reset_index())
+def _stacked(points: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Identical points merged (categorical data repeat them): x, y, count, sorted by (x, y)."""
+    xy = points[["threshold_1", "threshold_2"]].to_numpy(dtype=float).reshape(-1, 2)
+    unique, count = np.unique(xy, axis=0, return_counts=True)
+    return unique[:, 0], unique[:, 1], count
 
 
 def _size(count: np.ndarray) -> np.ndarray:
@@ -47,25 +48,25 @@ def threshold_plane_figure(training: pd.DataFrame, *, test_point=None, neighbour
     """
     fig = go.Figure()
     for outcome, (label, colour) in OUTCOMES.items():
-        pts = _stacked(training[training["outcome"] == outcome])
-        if pts.empty:
+        x, y, count = _stacked(training[training["outcome"] == outcome])
+        if not count.size:
             continue
         fig.add_trace(go.Scatter(
-            x=pts["threshold_1"], y=pts["threshold_2"], mode="markers", name=label, meta=outcome,
-            marker={"color": colour, "size": _size(pts["count"]), "opacity": 0.8,
+            x=x, y=y, mode="markers", name=label, meta=outcome,
+            marker={"color": colour, "size": _size(count), "opacity": 0.8,
                     "line": {"width": 0.5, "color": "white"}},
-            customdata=pts["count"],
+            customdata=count,
             hovertemplate=(f"{label}<br>threshold C1 = %{{x:.4f}}<br>threshold C2 = %{{y:.4f}}"
                            "<br>%{customdata} training row(s)<extra></extra>"),
         ))
     for distance, rows in (neighbours or {}).items():
         label, symbol, colour, size = NEIGHBOUR_STYLE[distance]
-        pts = _stacked(training.iloc[list(rows)])
+        x, y, count = _stacked(training.iloc[list(rows)])
         fig.add_trace(go.Scatter(
-            x=pts["threshold_1"], y=pts["threshold_2"], mode="markers", meta=f"neighbours-{distance}",
+            x=x, y=y, mode="markers", meta=f"neighbours-{distance}",
             name=label if k is None else f"{label}, k = {k}",
             marker={"symbol": symbol, "size": size, "color": colour, "line": {"width": 2, "color": colour}},
-            customdata=pts["count"],
+            customdata=count,
             hovertemplate=f"{label}<br>%{{customdata}} neighbour row(s) here<extra></extra>",
         ))
     if test_point is not None:
