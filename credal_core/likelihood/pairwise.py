@@ -37,6 +37,27 @@ multinomial of feature i given a has total count :math:`n_a`, hence :math:`(n_a+
 
 Conventions of the papers: :math:`0^0 = 1` and :math:`0/0 = 1` — a feature with :math:`c_{1j} = n_1`
 contributes the factor 1 for every ``u``.
+
+**Missing values (MAR).**  The likelihood is over the observed values: the class block counts
+every training row, the conditional of feature j given a counts the :math:`n_{1j} = n_j(a)` rows
+where j is present, and the instance's term multiplies only the features it observes (set O).
+The data likelihood is still a product of multinomials, each with its own sample size, so the
+maximiser of :math:`l_d\,\pi_a^{u}\pi_b^{1-u}` (000 §4, Theorem 1's argument) is
+:math:`\theta_a \propto n_1 + u` and :math:`\theta_{\tilde f_j|a} = (c_{1j}+u)/(n_{1j}+u)` for
+j in O (the other conditionals stay at their frequencies), whence
+
+.. math::
+    p_a(u) = (n_1 + u)\prod_{j \in O} \frac{c_{1j} + u}{n_{1j} + u}, \qquad
+    \Lambda_a(u) = (n_1 + u)^{n_1}\prod_{j \in O} \frac{(c_{1j} + u)^{c_{1j}}}{(n_{1j} + u)^{n_{1j}}},
+
+and the same for b at 1 - u; L and everything above follow unchanged (with complete data
+:math:`n_{1j} = n_1` gives back Theorem 2).  Each feature's factor increases in u and its
+:math:`c\log(c+u) - n_{1j}\log(n_{1j}+u)` decreases for u >= 0, so the cell bounds hold as
+before.  One thing is new: a feature of O with :math:`c_{1j} = n_{1j} < n_1` (every present row of
+a shows the instance's value) has the factor 1 for u > -c but a free conditional at u = -c; when
+that c is the least bound of u the curve stops at :math:`u^* = -c` with r > 0 and the profile
+continues along that conditional θ in (0, 1] (ratio :math:`\theta r(u^*)`, likelihood
+:math:`\Lambda(u^*)\,\theta^{c}(\theta p_a + p_b)`), see :func:`_segment_sups`.
 """
 from __future__ import annotations
 

@@ -44,6 +44,10 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
 
     Notes
     -----
+    Missing values (NaN / None) are missing at random: the likelihood is over the observed values
+    (each feature's conditional from the rows where it is present, a missing test value left out
+    of the instance's term); see :mod:`credal_core.likelihood.pairwise` for the profile it gives.
+
     ``predict`` returns the label of the Perks NBC with ``s = 1``, the precise classifier the paper
     compares against (000 §5).  Unlike the NCC, the LNCC's set is not guaranteed to contain it.
 
@@ -105,12 +109,16 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _dominance(self, codes):
         """Certified verdicts, equal to ``alpha > critical_alpha`` without computing it.
 
-        For each pair, a few cheap probes of the profile likelihood, bracketed from per-row sums
-        over the features (one lookup per block of features, see :class:`_BlockSums`), prove
-        most verdicts (:func:`_probe_sums`); the rows they leave open are settled from the exact
-        root u0 of r = 1 (:func:`_settle_at_root`) and, if still open, by the exact search, which
-        with the instance stops as soon as the verdicts are proven
-        (:func:`~credal_core.likelihood.pairwise.dominance_pairs`).  Every shortcut keeps a rounding margin,
+        First the Taylor stage (:func:`_taylor_verdicts`): per-row power sums of the counts give
+        log r and log L with bounded remainders at the cost of a few operations per row, and a
+        certified shape of the profile likelihood turns bracketed roots into verdicts — this
+        settles most close calls.  For the rows it leaves, a few cheap probes of the profile
+        likelihood, bracketed from per-row sums over the features (one lookup per block of
+        features, see :class:`_BlockSums`), prove most verdicts (:func:`_probe_sums`); the rows
+        they leave open are settled from the exact root u0 of r = 1 (:func:`_settle_at_root`)
+        and, if still open, by the exact search, which with the instance stops as soon as the
+        verdicts are proven (:func:`~credal_core.likelihood.pairwise.dominance_pairs`).  Every
+        shortcut keeps a rounding margin,
         so a verdict within rounding of ``critical_alpha`` is left to the exact route.
         """
         shift = 1.0 if self.include_instance else 0.0
@@ -134,7 +142,8 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
         # first the Taylor stage on every row; the other stages get the rows it leaves open
         stats = _taylor_stats(tables, codes, 0.5 * shift, bool(shift))
-        scale = [(nc[c] + 2) * (stats["m"][c] + 1) * (1 + 4 * np.log(nc[c] + 2)) for c in range(n_classes)]
+        # an upper bound on the scale of _end_values (the terms its margin covers), from m and n only
+        scale = [(nc[c] + 2) * (stats["m"][c] + 1) * (1 + 6 * np.log(nc[c] + 2)) for c in range(n_classes)]
         sides = [_Side(stats, c, nc[c], slice(None), 0.5 * shift) for c in range(n_classes)]
         open_rows = {}
         for a, b in pairs:
