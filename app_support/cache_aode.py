@@ -31,7 +31,7 @@ from credal_core.experiments.compare import (
 )
 
 __all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
-           "fitted", "weights_view", "instance_view", "comparison", "comparison_view"]
+           "fitted", "weights_view", "instance_view", "comparison", "comparison_view", "bar_progress"]
 
 EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
 AODE_FAMILY = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*")
@@ -147,13 +147,25 @@ def comparison(name: str, epsilon: float, folds: int, repeats: int) -> pd.DataFr
     with queued_job("comparison") as pool:
         bar = st.progress(0.0, text="Cross-validating…")
         try:
-            results = compare_classifiers(
-                X, y, specs=aode_specs(epsilon), n_splits=folds, n_repeats=repeats, seed=0, scheduler=pool,
-                progress=lambda done, total: bar.progress(done / total,
-                                                          text=f"Cross-validating… {done} of {total} folds"))
+            results = compare_classifiers(X, y, specs=aode_specs(epsilon), n_splits=folds, n_repeats=repeats,
+                                          seed=0, scheduler=pool,
+                                          progress=bar_progress(bar, "Cross-validating", "folds"))
         finally:
             bar.empty()
     return summarise_comparison(results)
+
+
+def bar_progress(bar, label: str, unit: str, step: float = 0.05):
+    """A ``progress(done, total)`` callback that redraws ``bar`` when it has moved by ``step`` (and at
+    the end): inside a cached function every redraw is recorded and replayed on each cache hit, so
+    a long run must not leave hundreds of them.  A redraw is also where a Stop click takes effect."""
+    shown = [-1.0]
+
+    def report(done: int, total: int) -> None:
+        if done / total - shown[0] >= step or done == total:
+            shown[0] = done / total
+            bar.progress(done / total, text=f"{label}… {done} of {total} {unit}")
+    return report
 
 
 def comparison_view(summary: pd.DataFrame) -> pd.DataFrame:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_support.cache_aode import bar_progress
 from app_support.cached_samples import cached_sample
 from app_support.figures_aode import shared_figure
 from app_support.figures_selection import (
@@ -160,8 +161,7 @@ def _in_workers(what: str, run):
     with queued_job(what) as pool:
         bar = st.progress(0.0, text=f"{what.capitalize()}…")
         try:
-            return run(pool, lambda done, total: bar.progress(
-                done / total, text=f"{what.capitalize()}… {done} of {total} splits"))
+            return run(pool, bar_progress(bar, what.capitalize(), "splits"))
         finally:
             bar.empty()
 
@@ -176,10 +176,13 @@ def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thr
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int) -> dict:
-    """Fig. 3 with the current k marked (a shared figure) and its peaks in words."""
+def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int, *,
+               _curve: pd.DataFrame) -> dict:
+    """Fig. 3 with the current k marked (a shared figure) and its peaks in words; ``_curve`` is
+    :func:`accuracy_curve` of the same arguments (passed in, so that no cached run's recorded
+    progress messages are replayed here on every k)."""
     is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
-    curve = accuracy_curve(name, f1, f2, n_repeats, training_thresholds)
+    curve = _curve
     return {"figure": shared_figure(accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
                                                          paper=PAPER_FIG3_BALLOONS if is_paper else None)),
             "text": curve_text(curve, n_repeats, is_paper)}

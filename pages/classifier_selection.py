@@ -190,12 +190,14 @@ def instance_and_curve() -> None:
     st.table(view["table"])
 
     st.header("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)")
-    try:
-        accuracy_curve(name, f1t, f2t, int(runs), mode)        # a long run the first time (worker processes)
-    except ValueError as err:
-        st.error(f"The accuracy curve cannot be computed for these settings: {err}")
-        return
-    shown = curve_view(name, f1t, f2t, int(runs), mode, int(k))
+    settings = (name, f1t, f2t, int(runs), mode)
+    if st.session_state.get(KEY + "curve", (None,))[0] != settings:    # not on every k: a cache hit
+        try:                                                             # replays the run's progress
+            st.session_state[KEY + "curve"] = (settings, accuracy_curve(*settings))
+        except ValueError as err:
+            st.error(f"The accuracy curve cannot be computed for these settings: {err}")
+            return
+    shown = curve_view(*settings, int(k), _curve=st.session_state[KEY + "curve"][1])
     st.plotly_chart(shown["figure"], key="accuracy_chart")
     st.markdown(shown["text"])
 
