@@ -232,7 +232,8 @@ class _Sides:
             named["B1"] = per_value(self.B, self.dB, lambda c, d: np.log(c + sigma) - np.log(d + sigma))
             named["I0"] = per_value(self.B, self.dB, lambda c, d: np.where(c > 0, 1 / c - 1 / d, np.inf))
             named["I1"] = per_value(self.B, self.dB, lambda c, d: 1 / (c + sigma) - 1 / (d + sigma))
-        sums = Gather(codes, self.n_values).sum_many(named)
+        with np.errstate(over="ignore", invalid="ignore"):    # 1/N near 0 sums to ±inf: handled below
+            sums = Gather(codes, self.n_values).sum_many(named)
         if self.same_sides:
             sums["B0"] = sums["A"]
         # Class-side terms that depend only on which features are active: a (n, m) @ (m, C) product.
@@ -304,7 +305,7 @@ class _Sides:
         def slope(x, idx=None):
             rows = slice(None) if idx is None else idx
             xs = x[:, None]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 ia, ib = 1 / (na + sigma * (1 - x)), 1 / (nb + sigma * x)
                 fa, fb, fd = 1 / (da + sigma * (1 - xs)), 1 / (gb[rows] + sigma * xs), 1 / (db + sigma * xs)
                 ww = w[rows]
