@@ -16,8 +16,8 @@ Rows:
   credal_core) and every cached computation are cold, as for the first visitor of a new server
   ("of which": ``import credal_core.likelihood`` alone, timed in a fresh interpreter that has
   imported streamlit; in the app, the home page has usually paid for it already).
-- *first render, cold cache*: a new session after ``st.cache_data.clear()`` (imports warm), best of
-  ``--repeat``: the first visit with parameters nobody has used yet.
+- *first render, cold cache*: a new session after clearing ``st.cache_data`` and ``st.cache_resource``
+  (imports warm), best of ``--repeat``: the first visit with parameters nobody has used yet.
 - *first render, warm cache*: a new session with the default parameters already computed.
 - *re-run after moving <slider>*: one slider step to a value not seen before (cache miss), best and
   median of ``--repeat``; "(cached)" moves back to a value already computed.
@@ -61,6 +61,7 @@ def main(argv=None) -> None:
 
     def cold() -> None:
         st.cache_data.clear()
+        st.cache_resource.clear()   # the views and figures shared by all sessions
         render(PAGE)
     rows.append(("first render, cold cache (best)", min(timed(cold) for _ in range(args.repeat)),
                  base_first, FIRST_RENDER_TARGET))
@@ -77,6 +78,7 @@ def main(argv=None) -> None:
     }
     for key, values in sliders.items():
         st.cache_data.clear()
+        st.cache_resource.clear()   # the views and figures shared by all sessions
         at = render(PAGE)
         times = [timed(lambda v=v: at.slider(key=key).set_value(v).run()) for v in values]
         rows.append((f"re-run after moving {key[3:]} (best)", min(times), base_rerun, RERUN_TARGET))

@@ -14,8 +14,8 @@ fragment in the app. For the server CPU of a real (fragment) re-run use
 Rows:
 - *first render, fresh process*: the page's first run in this process: its imports (plotly, scipy,
   credal_core) and every cached computation are cold, as for the first visitor of a new server.
-- *first render, cold cache*: a new session after ``st.cache_data.clear()`` (imports warm), best of
-  ``--repeat``: the first visit with parameters nobody has used yet.
+- *first render, cold cache*: a new session after clearing ``st.cache_data`` and ``st.cache_resource``
+  (imports warm), best of ``--repeat``: the first visit with parameters nobody has used yet.
 - *first render, warm cache*: a new session with the default view already computed.
 - *re-run after moving α*: one slider step to a value not seen before (the α-cut is a cache miss;
   profile and cloud are cached), best and median of ``--repeat``; "(cached)" returns to a value
@@ -58,6 +58,7 @@ def main(argv=None) -> None:
 
     def cold() -> None:
         st.cache_data.clear()
+        st.cache_resource.clear()   # the views and figures shared by all sessions
         render(PAGE)
     first("first render, cold cache (best)", min(timed(cold) for _ in range(repeat)))
     render(PAGE)
@@ -65,6 +66,7 @@ def main(argv=None) -> None:
 
     # α: fresh values one step apart (0.49, 0.48, ...), then back to a value already computed
     st.cache_data.clear()
+    st.cache_resource.clear()   # the views and figures shared by all sessions
     at = render(PAGE)
     values = [round(0.49 - 0.01 * i, 2) for i in range(repeat)]
     times = [timed(lambda v=v: checked(at.slider(key="pl_alpha").set_value(v).run())) for v in values]
@@ -81,11 +83,13 @@ def main(argv=None) -> None:
 
     # the toggle (000 Example 3: the profile without the instance is the comparison curve, so cached)
     st.cache_data.clear()
+    st.cache_resource.clear()   # the views and figures shared by all sessions
     at = render(PAGE, {"preset": "000-ex3"})
     rerun("re-run after toggling the instance (ex. 3)",
           timed(lambda: checked(at.toggle(key="pl_include_instance").set_value(False).run())))
 
     st.cache_data.clear()
+    st.cache_resource.clear()   # the views and figures shared by all sessions
     at = render(PAGE)
     rerun("re-run switching preset to 000 Example 3 (cold)",
           timed(lambda: checked(at.selectbox(key="pl_preset").set_value("000-ex3").run())))
