@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_integer
-from ..data.counts import CountTables, as_frame, check_labels
+from ..data.counts import MISSING, CountTables, as_frame, check_labels
 from .engine import FoldTask, make_splits, run_folds
 from .engine import summarise as engine_summarise
 from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
@@ -97,10 +97,12 @@ class CodedData:
 
 
 def encode_dataset(X, y) -> CodedData:
-    """Integer codes of a categorical data set (categories sorted; every value of the file declared).
+    """Integer codes of a categorical data set: each feature's values sorted (as text), a missing cell
+    coded ``MISSING`` (-2, left out of the naive product: missing at random).
 
-    Declaring the values of the whole file is the usual convention (WEKA's header): a value absent
-    from one training fold still counts in ``|F_j|``; no label information crosses folds.
+    The codes number every value of the file; under the default ``"seen"`` policy each training fold
+    then keeps the values it has seen (:func:`seen_values_only`), as ``fit`` does.  No label
+    information crosses folds.
     """
     frame = as_frame(X)
     labels = check_labels(y, frame.shape[0])
@@ -110,8 +112,11 @@ def encode_dataset(X, y) -> CodedData:
     codes = np.empty(frame.shape, dtype=np.int64)
     n_values = []
     for j, name in enumerate(frame.columns):
-        cats, inverse = np.unique(frame[name].astype(str).to_numpy(), return_inverse=True)
-        codes[:, j] = inverse
+        column = frame[name]
+        missing = column.isna().to_numpy()
+        cats, inverse = np.unique(column[~missing].astype(str).to_numpy(), return_inverse=True)
+        codes[~missing, j] = inverse
+        codes[missing, j] = MISSING
         n_values.append(len(cats))
     return CodedData(codes, y_codes.astype(np.int64), np.asarray(n_values), classes,
                      tuple(map(str, frame.columns)))
@@ -136,16 +141,13 @@ def seen_values_only(tables: CountTables, X_test: np.ndarray) -> tuple[CountTabl
     re-numbered to match (a value absent from the training rows becomes -1, "unseen"; negative
     codes are kept).
     """
-    categories, counts = [], []
     codes = X_test.copy()
     for j, table in enumerate(tables.feature_counts):
         seen = table.sum(axis=0) > 0
         renumber = np.where(seen, np.cumsum(seen) - 1, -1)
         column = X_test[:, j]
         codes[:, j] = np.where(column >= 0, renumber[np.clip(column, 0, None)], column)
-        categories.append(tables.categories[j][seen])
-        counts.append(table[:, seen])
-    return CountTables(tables.classes, categories, tables.class_counts, counts, tables.feature_names), codes
+    return tables.restrict_to_seen(), codes
 
 
 def run_dataset_fold(task: FoldTask) -> list[dict]:
