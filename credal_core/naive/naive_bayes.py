@@ -123,43 +123,62 @@ class NaiveBayes(NaiveCountsClassifier):
         best = np.argmax(jll, axis=0)
         n = codes.shape[0]
         rows = np.arange(n)
-        threshold = np.full(n, np.inf)
-        for b in range(n_classes):
-            items = np.flatnonzero(best != b)
-            if items.size == 0:
-                continue
+        log_caj1 = np.log(counts + 1)                                # constant in s: taken once
+        log_na1 = np.log(nc + 1)
+
+        def solver(b, items):
+            """log R_b(s) and its slope for the instances ``items`` (whose class is not b)."""
             a = best[items]
-            na, nb = nc[a][:, None], nc[b]
-            naj, nbj = present[a], present[b]                             # (k, m), (m,)
-            caj, cbj = counts[a, :, items], counts[b][:, items].T           # (k, m)
+            nb, nbj = nc[b], present[b]
+            naj = present[a]                                             # (k, m)
+            cbj, lcaj = counts[b][:, items].T, log_caj1[a, :, items]    # (k, m)
             act = active[items]
 
-            def log_r(s, idx, na=na, nb=nb, caj=caj, cbj=cbj, act=act, naj=naj, nbj=nbj):
+            def log_r(s, idx):
                 s_ = s[:, None]
-                feat = (np.log(caj[idx] + 1) + np.log(nbj + n_values + s_)
+                feat = (lcaj[idx] + np.log(nbj + n_values + s_)
                         - np.log(naj[idx] + n_values + s_) - np.log(cbj[idx] + 1 + s_))
-                value = np.log(na[idx, 0] + 1) - np.log(nb + 1 + s) + (act[idx] * feat).sum(axis=1)
+                value = log_na1[a[idx]] - np.log(nb + 1 + s) + (act[idx] * feat).sum(axis=1)
                 dfeat = (1 / (nbj + n_values + s_) - 1 / (naj[idx] + n_values + s_)
                          - 1 / (cbj[idx] + 1 + s_))
                 slope = -1 / (nb + 1 + s) + (act[idx] * dfeat).sum(axis=1)
                 return value, slope
+            return log_r
 
-            all_idx = np.arange(items.size)
-            r0, _ = log_r(np.zeros(items.size), all_idx)
-            root = np.zeros(items.size)
-            # log-odds within rounding of 0 is a tie (sums of logs in different orders differ in
-            # the last bits): no s > 0 keeps the prediction single
-            live = np.flatnonzero(r0 > TIE)
-            if live.size:
-                hi = np.ones(live.size)
-                while True:              # grow the bracket until R < 1 (R -> 0 as s -> inf)
-                    val, _ = log_r(hi, live)
-                    if np.all(val < 0):
-                        break
-                    hi = np.where(val < 0, hi, 2 * hi)
-                root[live] = increasing_root(lambda s, idx: tuple(-v for v in log_r(s, live[idx])),
-                                             np.zeros(live.size), hi)
-            threshold[items] = np.minimum(threshold[items], root)
+        def roots(log_r, k):
+            """Root of log R_b = 0 for k instances with log R_b(0) > 0: bracket [0, 2^i] by doubling
+            (only the instances not yet bracketed are evaluated), then bracketed Newton."""
+            hi = np.ones(k)
+            open_ = np.arange(k)
+            while open_.size:            # grow the bracket until R < 1 (R -> 0 as s -> inf)
+                val, _ = log_r(hi[open_], open_)
+                open_ = open_[val >= 0]
+                hi[open_] *= 2
+            return increasing_root(lambda s, idx: tuple(-v for v in log_r(s, idx)), np.zeros(k), hi)
+
+        # log R_b at s = 0 (the log-odds) for every rival b; a tie (within rounding) gives 0
+        solvers, odds = {}, np.full((n_classes, n), np.inf)
+        for b in range(n_classes):
+            items = np.flatnonzero(best != b)
+            if items.size:
+                solvers[b] = (items, solver(b, items))
+                odds[b, items] = solvers[b][1](np.zeros(items.size), np.arange(items.size))[0]
+        threshold = np.where(odds.min(axis=0) > TIE, np.inf, 0.0)
+        # The threshold is min_b of the roots, and log R_b decreases in s: first the closest rival at
+        # s = 0 (usually the minimiser), then another rival only where log R_b(threshold) < 0, i.e.
+        # its root lies below the running minimum.  Every root is found exactly as on its own.
+        closest = np.argmin(odds, axis=0)
+        for b, (items, log_r) in solvers.items():
+            pos = np.flatnonzero((closest[items] == b) & np.isinf(threshold[items]))
+            if pos.size:
+                threshold[items[pos]] = roots(lambda s, idx, p=pos, f=log_r: f(s, p[idx]), pos.size)
+        for b, (items, log_r) in solvers.items():
+            pos = np.flatnonzero((closest[items] != b) & (threshold[items] > 0))
+            if pos.size:
+                pos = pos[log_r(threshold[items[pos]], pos)[0] < 0]
+            if pos.size:
+                found = roots(lambda s, idx, p=pos, f=log_r: f(s, p[idx]), pos.size)
+                threshold[items[pos]] = np.minimum(threshold[items[pos]], found)
         top = jll[best, rows]
         threshold[np.sum(jll >= top[None, :] - TIE, axis=0) > 1] = 0.0
         return threshold, best
