@@ -139,12 +139,18 @@ def queued_job(what: str = "run"):
         st.warning(f"The server's queue is full ({queue.max_waiting} runs waiting): please try your "
                    f"{what} again in a minute.")
         st.stop()
-    slot = st.empty()
+    slot, shown, since = st.empty(), None, time.monotonic()
     try:
         while (ahead := queue.try_start(ticket)) > 0:
-            slot.info(f"Waiting for a free worker: {ahead} run{'s' if ahead != 1 else ''} ahead of yours.")
-            time.sleep(0.3)       # each redraw is where a Stop click or a closed tab ends the wait
-        slot.empty()
+            # redraw when the place changes (each redraw in a cached run is replayed on every cache hit),
+            # and every 2 s anyway: a redraw is where a Stop click or a closed tab ends the wait
+            if ahead != shown or time.monotonic() - since > 2:
+                runs = "run" if ahead == 1 else "runs"
+                slot.info(f"Waiting for a free worker: {ahead} {runs} ahead of yours.")
+                shown, since = ahead, time.monotonic()
+            time.sleep(0.3)
+        if shown is not None:
+            slot.empty()
         yield worker_pool()
     finally:
         queue.leave(ticket)
