@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_support.figures_profile import lncc_figure, multinomial_figure
+from app_support.cache_profile import MULT_COUNTS, mult_view, pair_view
 from app_support.page import page_setup, write_url
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
-from credal_core.likelihood import likelihood_interval, multinomial_cloud, multinomial_profile, wilks_level
-from credal_core.likelihood.pair_input import PairInput, critical_text, lncc_answer, paper_pairs, readable
+from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
 from credal_core.likelihood.profile import paper_presets
 
 EX2, EX3, MULT, CUSTOM = "000-ex2", "000-ex3", "003-ex1", "custom"     # the presets' names in links
@@ -28,9 +24,8 @@ STATE = UrlState(                      # in the order of the links the page has 
     Flag("include_instance", True),
     Number("samples", 3_000, 500, 20_000, step=500, integer=True),
 )
-SEED, MAX_COUNT = 0, 100_000
+MAX_COUNT = 100_000
 COL_C, COL_NOT = "n(c, f̃_j)", "n(¬c, f̃_j)"
-MULT_COUNTS, MULT_SUBSET = (2, 4, 3), (0, 1)   # 003 Example 1: a, b, c seen 2, 4, 3 times; g = θ_a + θ_b
 K_PRESET, K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE = (f"pl_{name}" for name in (
     "preset", "alpha", "beta", "samples", "include_instance"))
 K_NC, K_NNOT, K_PAIR, K_BASE, K_VERSION, K_LAST = ("pl_n_c", "pl_n_not", "pl_pair", "pl_table_base",
@@ -44,50 +39,6 @@ HINTS = {
             "narrows and the critical α falls from 0.233 to 0.054 — more data, a more decisive LNCC.",
     MULT: "lower β: the interval widens and its Wilks level rises; β = 0.15 gives about 95 %.",
 }
-
-
-# ---------------------------------------------------------------- cached results, shared by all sessions
-@st.cache_resource(show_spinner=False, max_entries=64)
-def pair_profile(pair: PairInput, include_instance: bool) -> tuple:
-    """The problem's PairProfile and its curve (read only: shared by all sessions)."""
-    profile = pair.profile(include_instance)
-    return profile, profile.curve(num=600)
-
-
-@st.cache_resource(show_spinner=False, max_entries=32)
-def pair_cloud(pair: PairInput, include_instance: bool, size: int) -> pd.DataFrame:
-    return pair.profile(include_instance).sample_cloud(size=size, seed=SEED)
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def pair_view(pair: PairInput, include_instance: bool, samples: int, alpha: float) -> dict:
-    """What the two-class view shows for these parameters, its figure included (built once, read only)."""
-    (profile, curve), (_, other) = (pair_profile(pair, include_instance),
-                                    pair_profile(pair, not include_instance))
-    cut = profile.alpha_cut(alpha)
-    if not all(map(math.isfinite, (profile.critical_alpha, profile.critical_alpha_reverse, *cut,
-                                   *profile.t_range, profile.t_hat))):
-        raise ArithmeticError("a result is not a finite number")
-    cloud = pair_cloud(pair, include_instance, samples)
-    answer = lncc_answer(profile, alpha, cut)
-    figure = lncc_figure(curve, other, cloud, alpha=alpha, alpha_cut=cut, verdict=answer.returned,
-                         include_instance=include_instance)
-    return {"profile": profile, "answer": answer, "figure": figure,
-            "flat": float(cloud["likelihood"].max()) < 0.05}
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def mult_view(beta: float, samples: int) -> dict:
-    """003 Example 1 at cutoff β: the exact interval, its Wilks level and the figure (read only)."""
-    counts, subset = list(MULT_COUNTS), list(MULT_SUBSET)
-    gamma = np.linspace(0.0, 1.0, 601)
-    lo, hi = (float(v) for v in likelihood_interval(counts, subset, beta))
-    cloud = multinomial_cloud(counts, subset, size=samples, seed=SEED)
-    mle = sum(counts[i] for i in subset) / sum(counts)
-    figure = multinomial_figure(gamma, multinomial_profile(counts, subset, gamma), cloud["g"],
-                                cloud["likelihood"], beta=beta, interval=(lo, hi), mle=mle,
-                                title=f"{len(cloud):,} random θ and the exact profile likelihood lik_g")
-    return {"interval": (lo, hi), "wilks": float(wilks_level(beta)), "mle": mle, "figure": figure}
 
 
 # ---------------------------------------------------------------- state: the counts table and the link
