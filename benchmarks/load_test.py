@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/load_test.py run --start serve --workers 2 --pages home,aode_weights \\
         --students 1,10,30 [--mixed] [--json out.json] [--max-p95 1.0 --max-errors 0 --max-rss-mb 2048]
     .venv/bin/python benchmarks/load_test.py run --url http://127.0.0.1:8501/ --pages '' --mixed
-    .venv/bin/python benchmarks/load_test.py cpu-per-rerun --start app --no-post-script-gc
+    .venv/bin/python benchmarks/load_test.py cpu-per-rerun --start app --post-script-gc off
 
 A simulated student does what the browser does: ``GET`` the page (HAProxy's worker cookie and the XSRF
 cookie come back), ``/_stcore/health`` and ``/_stcore/host-config``, then opens the ``/_stcore/stream``
@@ -555,17 +555,21 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float) -> None:
 
 
 @contextlib.contextmanager
-def started_server(kind: str, workers: int = 1, post_script_gc: bool = True, app_dir: Path = ROOT,
+def started_server(kind: str, workers: int = 1, post_script_gc: bool | None = None, app_dir: Path = ROOT,
                    log_path: Path | None = None):
     """Start ``kind`` = 'app' (one ``streamlit run app.py`` as scripts/app.sh does, headless) or 'serve'
-    (``scripts/serve.sh --workers N``) on free 127.0.0.1 ports; yields (url, pid of the tree's root)."""
+    (``scripts/serve.sh --workers N``) on free 127.0.0.1 ports; yields (url, pid of the tree's root).
+
+    ``post_script_gc`` (app only): True / False force Streamlit's ``runner.postScriptGC``; None leaves it
+    to the app's ``.streamlit/config.toml``, as scripts/app.sh does.
+    """
     port = free_port()
     if kind == "app":
         cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
                "--server.fileWatcherType", "none"]
-        if not post_script_gc:
-            cmd += ["--runner.postScriptGC", "false"]
+        if post_script_gc is not None:
+            cmd += ["--runner.postScriptGC", "true" if post_script_gc else "false"]
     elif kind == "serve":
         cmd = ["bash", str(app_dir / "scripts" / "serve.sh"), "--workers", str(workers), "--port", str(port),
                "--worker-base-port", str(free_port_block(workers))]
@@ -891,7 +895,7 @@ def _server_label(args) -> str:
         return "url"
     if args.start == "serve":
         return f"serve×{args.workers}"
-    return "app" + ("" if args.post_script_gc else "-nogc")
+    return {None: "app", True: "app-gc", False: "app-nogc"}[args.post_script_gc]
 
 
 async def _main_async(args) -> int:
@@ -955,8 +959,12 @@ def parse_args(argv=None):
                         help="start the server: 'app' = one streamlit process as scripts/app.sh (default), "
                              "'serve' = scripts/serve.sh --workers N")
     target.add_argument("--workers", type=int, default=2, help="with --start serve (default 2)")
-    target.add_argument("--no-post-script-gc", dest="post_script_gc", action="store_false",
-                        help="with --start app: add --runner.postScriptGC false (serve.sh always does)")
+    target.add_argument("--post-script-gc", choices=["config", "on", "off"], default="config",
+                        help="with --start app: Streamlit's gc.collect(2) after every run; 'config' "
+                             "(default): as the app's .streamlit/config.toml says, as scripts/app.sh runs "
+                             "it (serve.sh's workers always run with it off)")
+    target.add_argument("--no-post-script-gc", dest="post_script_gc", action="store_const", const="off",
+                        help="the same as --post-script-gc off")
     target.add_argument("--server-log", help="write the started server's output here")
     common.add_argument("--timeout", type=float, default=300.0, help="seconds per script run (default 300)")
     common.add_argument("--json", help="write every row to this JSON file")
@@ -993,6 +1001,7 @@ def parse_args(argv=None):
                      help="seconds after each run before reading the CPU (default 0.5)")
     cpu.add_argument("--max-cpu", type=float, help="exit 1 when a page's mean CPU per rerun (s) is above")
     args = parser.parse_args(argv)
+    args.post_script_gc = {"config": None, "on": True, "off": False}[args.post_script_gc]
     if args.command == "run" and args.pages == "" and not args.mixed:
         parser.error("nothing to run: give --pages and/or --mixed")
     return args
