@@ -570,6 +570,7 @@ def _settle_at_root(pc, ends, log_alpha, shift):
 
 _ORDER = 5          # Taylor order Q of the per-feature sums
 _REACH = 0.6        # expansions are used where |d| <= _REACH (c + z) for every count c of the row
+_CONFIDENT = 4.0    # |log r| at the centre beyond which a row is left to the probes
 
 
 def _taylor_stats(tables, codes, z, slopes):
@@ -850,24 +851,27 @@ def _root_bracket(pair, t, lo, hi):
     with np.errstate(divide="ignore", invalid="ignore"):
         width = 1e-9 * (1 + np.abs(t)) + 8 * pair.mg / np.abs(slope)
     width = np.where(np.isfinite(width), width, 0.0)
-    out = None
-    for grow in (1.0, 1e3):
-        left, right = np.maximum(t - grow * width, lo), np.minimum(t + grow * width, hi)
-        al, bl, _ = pair.args(left)
-        ar, br, _ = pair.args(right)
+    left, right = np.maximum(t - width, lo), np.minimum(t + width, hi)
+    al, bl, _ = pair.args(left)
+    ar, br, _ = pair.args(right)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at_l, at_r = pair.at(al, bl), pair.at(ar, br)
+    ok = (at_l[1] < 0) & (at_r[0] > 0)
+    out = [al, ar, ok, list(at_l), list(at_r)]
+    redo = np.flatnonzero(~ok & np.isfinite(t))
+    if redo.size:                       # a wider bracket where the narrow one failed
+        sub = pair.take(redo)
+        left = np.maximum(t[redo] - 1e3 * width[redo], lo[redo])
+        right = np.minimum(t[redo] + 1e3 * width[redo], hi[redo])
+        al, bl, _ = sub.args(left)
+        ar, br, _ = sub.args(right)
         with np.errstate(divide="ignore", invalid="ignore"):
-            at_l, at_r = pair.at(al, bl), pair.at(ar, br)
-        ok = (at_l[1] < 0) & (at_r[0] > 0)
-        if out is None:
-            out = [al, ar, ok, at_l, at_r]
-        else:
-            redo = ~out[2] & ok
-            out[0], out[1] = np.where(redo, al, out[0]), np.where(redo, ar, out[1])
-            out[2] = out[2] | ok
-            out[3] = tuple(np.where(redo, new, old) for new, old in zip(at_l, out[3]))
-            out[4] = tuple(np.where(redo, new, old) for new, old in zip(at_r, out[4]))
-        if out[2].all():
-            break
+            wl, wr = sub.at(al, bl), sub.at(ar, br)
+        good = (wl[1] < 0) & (wr[0] > 0)
+        rows = redo[good]
+        out[0][rows], out[1][rows], out[2][rows] = al[good], ar[good], True
+        for k in range(4):
+            out[3][k][rows], out[4][k][rows] = wl[k][good], wr[k][good]
     return out
 
 
@@ -917,7 +921,9 @@ def _taylor_verdicts(sides, a, b, log_alpha, shift, margin):
     value, slope = pair.lr(start)
     with np.errstate(divide="ignore", invalid="ignore"):
         first = start - value / slope
-    usable = (t_lo < t_hi) & ((mode != 0) | ((first > 1.5 * t_lo) & (first < 1.5 * t_hi)))
+    # confident rows (log r at the centre beyond _CONFIDENT) are cheaper for the probes
+    usable = (t_lo < t_hi) & ((mode != 0) | ((first > 1.5 * t_lo) & (first < 1.5 * t_hi)
+                                             & (np.abs(value) < _CONFIDENT)))
     keep = np.flatnonzero(usable)
     if keep.size == 0:
         return ab, ba, known
