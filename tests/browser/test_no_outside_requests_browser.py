@@ -5,14 +5,13 @@ browser makes (Playwright's ``request`` event on the whole context: documents, s
 favicons, websockets) is recorded while each page is opened by its URL, and any whose host is not the
 app's server fails the test. The page's favicon link is checked too, since a browser may fetch it later.
 
-EXPECTED TO FAIL until app.py sets a local page icon (issue 11, "no outside requests"). Today each page's
-Material icon (``st.Page(..., icon=":material/home:")``) becomes the tab's favicon, and Streamlit's
-frontend loads a Material icon favicon from
+Why it exists: Streamlit's frontend loads a Material icon favicon
+(``st.Page(..., icon=":material/home:")`` becomes the tab's icon) from
 ``https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/<name>/default/24px.svg``.
-The fix is in app.py: give ``st.set_page_config`` a ``page_icon`` that is served locally, e.g. an emoji
-(``page_icon="🎲"``, sent as an inline ``data:`` SVG) or an image file of the repository (served from the
-app's ``/media/`` endpoint). A favicon set by ``set_page_config`` takes precedence over the pages' icons,
-which still show in the navigation (drawn with the Material Symbols font bundled with Streamlit).
+app.py avoids that with a ``page_icon`` of its own in ``st.set_page_config`` (an emoji, sent as an inline
+``data:`` SVG; an image file of the repository would be served from the app's ``/media/`` endpoint): a
+favicon set there takes precedence over the pages' icons, which still show in the navigation (drawn with
+the Material Symbols font bundled with Streamlit). Without it this test lists the seven favicon URLs.
 """
 
 from __future__ import annotations
@@ -36,9 +35,9 @@ PAGES = {
     "compare": "Compare on your data",
 }
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
-FIX = ("app.py must give st.set_page_config a locally served page_icon (an emoji such as page_icon='🎲', "
-       "or an image file of the repository); today Streamlit's frontend fetches each page's Material icon "
-       "favicon from fonts.gstatic.com (see this module's docstring)")
+FIX = ("app.py must give st.set_page_config a locally served page_icon (an emoji, or an image file of the "
+       "repository); otherwise Streamlit's frontend fetches each page's Material icon favicon from "
+       "fonts.gstatic.com (see this module's docstring)")
 
 
 @pytest.fixture(scope="module")

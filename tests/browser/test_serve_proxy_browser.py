@@ -65,11 +65,12 @@ def worker_of(context) -> str:
 def upload_and_compare(page, base_url: str) -> None:
     expect = sync_api.expect
     page.goto(base_url + COMPARE, wait_until="domcontentloaded")
-    expect(page.get_by_text("Upload a CSV file or pick a sample data set")).to_be_visible(timeout=120_000)
-    page.locator("input[type=file]").set_input_files(
-        files=[{"name": "clinic.csv", "mimeType": "text/csv", "buffer": DATA}])
+    expect(page.get_by_role("heading", name="Compare on your data")).to_be_visible(timeout=120_000)
+    uploader = page.locator("input[type=file]")
+    expect(uploader).to_be_attached(timeout=120_000)
+    uploader.set_input_files(files=[{"name": "clinic.csv", "mimeType": "text/csv", "buffer": DATA}])
     # shown only when the worker that runs this session received the file
-    expect(page.get_by_text("clinic.csv: 60 rows × 5 columns")).to_be_visible(timeout=120_000)
+    expect(page.get_by_text(re.compile(r"clinic\.csv: 60 rows"))).to_be_visible(timeout=120_000)
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=180_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
