@@ -82,7 +82,7 @@ for name in dict.fromkeys(st.session_state[KEY + "samples"]):          # each sa
     table, _ = load_table(sample_bytes(name), f"{name}.csv")
     datasets.append((f"{name} (sample)", f"sample-{name}", table, sample_class_column(name)))
 if not datasets:
-    st.info("Upload a CSV file (or an ARFF file) or pick a sample data set to start.")
+    st.info("Upload a CSV file or pick a sample data set to start (ARFF files work too).")
     st.stop()
 
 prepared = []          # (title, key, X, y, numeric, non-MAR columns, columns taken: the data part of the key)
