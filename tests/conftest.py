@@ -12,3 +12,30 @@ from hypothesis import settings
 settings.register_profile("ci", deadline=None)
 settings.register_profile("fast", deadline=None, max_examples=15)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# The inner loop (`scripts/test.sh --fast`) leaves out, besides the browser tests, whole families that
+# take most of the suite's time: page runs (AppTest), serving and load tests, the brute-force
+# cross-check suites and the reference (JNCC2, Weka, UCI) reproductions.  The full run keeps them all.
+SLOW_DIRS = ("pages", "serve", "benchmarks", "reference")
+SLOW_FILES = {
+    "test_crosscheck_ncc.py", "test_crosscheck_lncc.py", "test_crosscheck_threshold.py",
+    "test_lncc_fast_path.py", "test_aode_dominance.py", "test_aode_dominance_comp.py",
+    "test_aode_credal_models.py", "test_aode_estimators.py", "test_aode_missing_and_weka.py",
+    "test_aode_properties.py", "test_aode_reference.py", "test_aode_sklearn.py", "test_hard_data.py",
+    "test_lncc_missing.py", "test_ncc2.py", "test_missing_values.py", "test_packaging.py", "test_dask.py",
+    "test_sweeps.py", "test_cli.py", "test_consolidation.py", "test_paper_004.py", "test_compare.py",
+    "test_arff.py", "test_csv_loader.py", "test_cache_and_missing.py", "test_sklearn_compat.py",
+    "test_properties.py", "test_threshold.py", "test_discretise.py", "test_pairwise.py", "test_schema.py",
+    "test_balloons.py", "test_brute_force_self.py", "test_cache_aode.py", "test_jobs.py", "test_evaluate.py",
+    "test_stats.py", "test_sample_datasets.py", "test_preparation.py", "test_counts.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        path = item.path
+        if path.name in SLOW_FILES or any(part in SLOW_DIRS for part in path.parts[-3:-1]):
+            item.add_marker(pytest.mark.slow)
