@@ -5,7 +5,7 @@ import numpy as np
 from scipy.special import expit, xlogy
 
 from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
-from ..data.counts import lookup
+from ..data.counts import MISSING, lookup
 from ..likelihood.pairwise import (
     PairCounts,
     class_terms_max,
@@ -130,10 +130,10 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             return dom
         if _training_missing(tables):           # every row's profile has its own denominators
             return self._dominance_missing(codes)
-        holes = np.flatnonzero((codes == _MISSING).any(axis=1))
+        holes = np.flatnonzero((codes == MISSING).any(axis=1))
         if holes.size:
             dom[holes] = self._dominance_missing(codes[holes])
-            full = np.flatnonzero(~(codes == _MISSING).any(axis=1))
+            full = np.flatnonzero(~(codes == MISSING).any(axis=1))
             if full.size:
                 dom[full] = self._dominance(codes[full])
             return dom
@@ -219,60 +219,6 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                 dom[todo[left], a, b] = self.alpha > crit_ab
                 dom[todo[left], b, a] = self.alpha > crit_ba
         return dom
-        log_alpha = np.log(self.alpha)
-        nc = tables.class_counts
-        stats = _class_stats(tables, codes, shift)
-        sides = [_end_values(stats, c, nc[c], shift) for c in range(n_classes)]
-        extended = None
-        for a in range(n_classes):
-            for b in range(a + 1, n_classes):
-                ends = _pair_ends(sides[a], sides[b], shift)
-                decided = np.zeros(n, dtype=bool)
-                # log r(0) >= 0 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
-                # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
-                # log r(0) >= 0 for (b, a) is the mirror case r(1) <= 1.  Within the rounding
-                # margin of 0 the side of u0 is unsure: those rows take the exact route.
-                for hi, lo, lr0 in ((a, b, ends["lr_ab"]), (b, a, ends["lr_ba"])):
-                    rows = np.flatnonzero(lr0 >= ends["margin"])
-                    verdict, known = _probe_sums(stats, hi, lo, nc, rows, lr0[rows], ends, log_alpha,
-                                                 shift)
-                    dom[rows[known], hi, lo] = verdict[known]
-                    decided[rows[known]] = True
-                if not shift:
-                    # both classes give the instance probability 0 at the maximum-likelihood
-                    # estimate (log r(0) = NaN): the curve of 003 Cor. 1 shrinks to that point
-                    # (u_min = 0 = u_max - 1), both critical levels are 1: neither dominates
-                    decided |= (sides[a]["lp0"] == -np.inf) & (sides[b]["lp0"] == -np.inf)
-                else:
-                    # u0 inside (0, 1): the set {r <= 1} contains u = 0 and {r >= 1} contains
-                    # u = 1, so neither class dominates if L(0) and L(1) reach α times max L.
-                    cut = log_alpha + ends["m_up"] + ends["margin"]
-                    decided |= ((ends["lr_ab"] < -ends["margin"]) & (ends["lr_ba"] < -ends["margin"])
-                                & (ends["ll0"] >= cut) & (ends["ll1"] >= cut))
-                todo = np.flatnonzero(~decided)
-                if todo.size == 0:
-                    continue
-                if extended is None:
-                    extended = tables.extended_counts()
-                # only this pair's two classes: the other rows of the tables are not needed here
-                counts = lookup(codes[todo], [e[[a, b]] for e in extended])     # (2, m, k)
-                pc = PairCounts(np.full(todo.size, nc[a]), counts[0].T, np.full(todo.size, nc[b]),
-                                counts[1].T)
-                sub_ends = {key: val[todo] for key, val in ends.items()}
-                ab, ba, known, u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
-                dom[todo, a, b], dom[todo, b, a] = ab, ba
-                left = np.flatnonzero(~known)
-                if left.size and shift:
-                    dom[todo[left], a, b], dom[todo[left], b, a] = dominance_pairs(
-                        pc.take(left), self.alpha, sub_ends["margin"][left], u0[left])
-                elif left.size:
-                    crit_ab, crit_ba = critical_alpha_pairs(pc.take(left), False)
-                    dom[todo[left], a, b] = self.alpha > crit_ab
-                    dom[todo[left], b, a] = self.alpha > crit_ba
-        return dom
-
-
-_MISSING = -2     # the code of a missing test value (credal_core.data.counts.MISSING)
 
 
 def _training_missing(tables) -> bool:
@@ -284,7 +230,7 @@ def _pair_counts(tables, codes, a, b):
     """:class:`PairCounts` of classes a, b for the rows of ``codes``: the instance's counts
     n(c, f_j), the per-feature sample sizes n_j(c) (MAR) and the missing test values."""
     n = codes.shape[0]
-    missing = codes == _MISSING
+    missing = codes == MISSING
     safe = np.where(missing, -1, codes)                     # a missing value reads the zero column
     counts = lookup(safe, [e[[a, b]] for e in tables.extended_counts()])     # (2, m, n)
     nc = tables.class_counts
