@@ -7,6 +7,9 @@ comparison, which runs through the evaluation engine in the server's worker proc
 """
 from __future__ import annotations
 
+import copy
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -15,13 +18,13 @@ from app_support.data import sample_names
 from app_support.figures_aode import (
     compression_figure,
     posteriors_figure,
-    shared_figure,
     text_table,
     weights_figure,
 )
 from app_support.jobs import queued_job
 from app_support.url_state import Choice, Number, UrlState
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
+from credal_core.aode.compression import compression_coefficients, compression_interval, normalised_weights
 from credal_core.aode.summary import instance_explanation, spode_table
 from credal_core.experiments.compare import (
     DEFAULT_CLASSIFIERS,
@@ -31,7 +34,8 @@ from credal_core.experiments.compare import (
 )
 
 __all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
-           "fitted", "weights_view", "instance_view", "comparison", "comparison_view", "bar_progress"]
+           "coded_sample", "fitted", "weights_view", "instance_view", "comparison", "comparison_view",
+           "bar_progress"]
 
 EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
 AODE_FAMILY = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*")
@@ -77,19 +81,61 @@ def sample_rows(name: str) -> int:
 @st.cache_data(show_spinner=False)
 def training_rows(name: str, n_train: int):
     """A seeded subset of ``n_train`` rows (all rows when n_train is the data size)."""
-    import numpy as np
-
     order = np.random.default_rng(0).permutation(sample_rows(name))
     return np.sort(order[:n_train])
 
 
+@st.cache_resource(show_spinner=False)
+def coded_sample(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """The data set with every value replaced by its rank among its column's sorted values (int64,
+    same column names), and the same table as a plain array (shared: never mutate).
+
+    The models of sections 1 and 2 are fitted on these codes: their categories are then integers in
+    the same order as the text values' (both sorted), so every number is the same, and one instance
+    is encoded through ``CountTables.encode``'s integer lookup instead of a pandas pass per column (a
+    test compares the two fits)."""
+    X, _ = cached_sample(name)
+    codes = pd.DataFrame({col: np.searchsorted(np.sort(X[col].unique()), X[col].to_numpy())
+                          for col in X.columns}).astype(np.int64)
+    return codes, codes.to_numpy()
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
-def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
-    """CredalBMAAODE and CredalCompAODE fitted on the chosen rows (shared: never mutate them)."""
-    X, y = cached_sample(name)
+def _fitted_base(name: str, n_train: int) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """Both models on the chosen rows at ε = EPS_MIN; every other ε is a copy (see :func:`fitted`)."""
+    return _fit(name, n_train, EPS_MIN)
+
+
+def _fit(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    codes, _ = coded_sample(name)
+    _, y = cached_sample(name)
     rows = training_rows(name, n_train)
-    return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
-            CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
+    return (CredalBMAAODE(epsilon=epsilon).fit(codes.iloc[rows], y.iloc[rows]),
+            CredalCompAODE(epsilon=epsilon).fit(codes.iloc[rows], y.iloc[rows]))
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """CredalBMAAODE and CredalCompAODE fitted on the chosen rows (shared: never mutate them).
+
+    ε enters neither the SPODE tables nor LL_j, LL_0 or BMA's weights: another ε is a copy of the
+    models fitted once, with COMP-AODE's ε-dependent attributes computed by the functions its fit
+    uses (001 eqs. 6, 7, 10).  A test compares every attribute with a fresh fit on the whole ε grid.
+    Where ε is too large for the credal sets the models are fitted directly (their error is raised).
+    """
+    bma0, comp0 = _fitted_base(name, n_train)
+    k, k_kept = comp0.n_features_in_, int(bma0.kept_.sum())
+    if (k + 1) * epsilon > 1.0 or k_kept * epsilon > 1.0 or epsilon == bma0.epsilon:
+        return _fit(name, n_train, epsilon)
+    bma, comp = copy.copy(bma0), copy.copy(comp0)
+    bma.epsilon = comp.epsilon = epsilon
+    ll, ll0 = comp0.log_likelihoods_, comp0.null_log_likelihood_
+    comp.compression_raw_ = compression_coefficients(ll, ll0, epsilon)
+    comp.compression_interval_ = compression_interval(ll, ll0, epsilon)
+    comp.feasible_ = comp.compression_raw_ > 0
+    comp.weights_ = normalised_weights(comp.compression_raw_)
+    comp.credal_feasible_ = comp.compression_interval_[:, 1] > 0
+    return bma, comp
 
 
 @st.cache_resource(show_spinner=False, max_entries=512)
@@ -103,18 +149,35 @@ def weights_view(name: str, n_train: int, epsilon: float) -> dict:
         "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower", "pi_high": "π_j upper",
         "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
         "credal_feasible": "credal-feasible (upper > 0)"})
-    return {"table": table, "text": text_table(shown), "weights": shared_figure(weights_figure(table)),
-            "compression": shared_figure(compression_figure(table)),
-            "null_ll": float(comp.null_log_likelihood_)}
+    return {"table": table, "text": text_table(shown), "weights": weights_figure(table),
+            "compression": compression_figure(table), "null_ll": float(comp.null_log_likelihood_)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def _instance_parts(name: str, n_train: int, row: int) -> dict:
+    """What section 2 shows of one instance whatever ε is: its text, its true class, BMA-AODE's
+    prediction (its weights do not depend on ε) and the SPODE posteriors' figure."""
+    X, y = cached_sample(name)
+    _, codes = coded_sample(name)
+    bma, comp = _fitted_base(name, n_train)
+    x = codes[row:row + 1]
+    proba = bma.predict_proba(x)[0]
+    posteriors = comp.spode_posteriors(x)[0]
+    frame = pd.DataFrame(np.where(np.isnan(posteriors), 0.0, posteriors),
+                         index=[str(f) for f in comp.tables_.feature_names],
+                         columns=[str(c) for c in comp.classes_])
+    return {"instance": ", ".join(f"`{c}` = `{v}`" for c, v in X.iloc[row].items()),
+            "truth": str(y.iloc[row]), "posteriors": posteriors_figure(frame, {}),
+            "bma": (str(bma.classes_[proba.argmax()]), float(proba.max()))}
 
 
 @st.cache_resource(show_spinner=False, max_entries=1024)
 def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
     """Section 2 of one instance: the dominance tests (as text), the SPODE posteriors' figure, both
     credal sets and both precise predictions with their probability."""
-    X, y = cached_sample(name)
+    _, codes = coded_sample(name)
     bma, comp = fitted(name, n_train, epsilon)
-    x = X.iloc[[row]]
+    x = codes[row:row + 1]
     info = instance_explanation(bma, comp, x)
     pairs = info["pairs"].copy()
     pairs["comp_prior"] = [("—" if p is None else ", ".join(f"{v:.3f}" for v in p))
@@ -123,12 +186,11 @@ def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
                                   "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
                                   "comp_dominates": "a ≻ b (COMP*)",
                                   "comp_prior": "minimising prior (COMP*)"})
-    proba_bma, proba_comp = bma.predict_proba(x)[0], comp.predict_proba(x)[0]
-    return {"instance": ", ".join(f"`{c}` = `{v}`" for c, v in x.iloc[0].items()),
-            "truth": str(y.iloc[row]), "pairs": text_table(pairs),
-            "posteriors": shared_figure(posteriors_figure(info["posteriors"], {})),
-            "bma_set": info["bma_set"], "comp_set": info["comp_set"],
-            "bma": (str(bma.classes_[proba_bma.argmax()]), float(proba_bma.max())),
+    proba_comp = comp.predict_proba(x)[0]
+    parts = _instance_parts(name, n_train, row)
+    return {"instance": parts["instance"], "truth": parts["truth"], "pairs": text_table(pairs),
+            "posteriors": parts["posteriors"], "bma_set": info["bma_set"], "comp_set": info["comp_set"],
+            "bma": parts["bma"],
             "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}
 
 
