@@ -14,12 +14,12 @@ import streamlit as st
 
 from app_support.cache_aode import bar_progress
 from app_support.cached_samples import cached_sample
-from app_support.figures_aode import shared_figure
 from app_support.figures_selection import (
     accuracy_vs_k_figure,
     curve_text,
     neighbour_table,
     threshold_plane_figure,
+    with_k_line,
 )
 from app_support.jobs import queued_job
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
@@ -136,22 +136,39 @@ def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> Threshold
                              training_thresholds=training_thresholds).fit(X.iloc[train], y[train])
 
 
+@st.cache_resource(show_spinner=False, max_entries=256)
+def explained_each_k(name: str, f1: tuple, f2: tuple, seed: int, mode: str, instance: tuple,
+                     distance: str) -> tuple[pd.Series, ...]:
+    """One selector's explanation of one instance for every k of the slider (k = K_MIN … K_MAX), in
+    one pass (``ThresholdSelector.explain_each_k``: the instance's point on the plane once); entry
+    ``k - K_MIN`` is what a selector fitted with that k explains (a test compares them)."""
+    X, _ = load_dataset(name)
+    x = pd.DataFrame([list(instance)], columns=X.columns)
+    selector = _fitted_once(name, f1, f2, seed, distance, mode)
+    return tuple(frame.iloc[0] for frame in selector.explain_each_k(x, range(K_MIN, K_MAX + 1)))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _training(name: str, f1: tuple, f2: tuple, seed: int, mode: str) -> tuple[pd.DataFrame, dict]:
+    """The training table of the plane and its outcome counts (the same for every k and distance)."""
+    training = _fitted_once(name, f1, f2, seed, "euclidean", mode).training_table()
+    return training, training["outcome"].value_counts().to_dict()
+
+
 @st.cache_resource(show_spinner=False, max_entries=2048)
 def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple) -> dict:
     """Both selectors' explanation of one instance (``instance``: the values of a row, in column
     order), the training table and its outcome counts, the neighbourhoods side by side, and the
     threshold plane with both neighbourhoods (a shared figure)."""
-    X, _ = load_dataset(name)
-    x = pd.DataFrame([list(instance)], columns=X.columns)
-    selectors = {d: fitted_selector(name, f1, f2, seed, k, d, mode) for d in DISTANCES}
-    info = {d: s.explain(x).iloc[0] for d, s in selectors.items()}
-    training = selectors["euclidean"].training_table()
+    if not K_MIN <= k <= K_MAX:
+        raise ValueError(f"k must be in {K_MIN} … {K_MAX}; got {k}")
+    info = {d: explained_each_k(name, f1, f2, seed, mode, instance, d)[k - K_MIN] for d in DISTANCES}
+    training, counts = _training(name, f1, f2, seed, mode)
     kk = min(k, len(training))
     figure = threshold_plane_figure(training, test_point=(info["euclidean"]["threshold_1"],
                                                           info["euclidean"]["threshold_2"]),
                                     neighbours={d: info[d]["neighbours"] for d in DISTANCES}, k=kk)
-    return {"info": info, "counts": training["outcome"].value_counts().to_dict(),
-            "table": neighbour_table(info), "plane": shared_figure(figure)}
+    return {"info": info, "counts": counts, "table": neighbour_table(info), "plane": figure}
 
 
 # ---------------------------------------------------------------- sections 2 and 3: long runs
@@ -175,17 +192,24 @@ def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thr
         training_thresholds=training_thresholds, scheduler=pool, progress=progress))
 
 
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _curve_base(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, *,
+                _curve: pd.DataFrame) -> dict:
+    """Fig. 3 without the k line and its peaks in words (the same for every k)."""
+    is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
+    return {"figure": accuracy_vs_k_figure(_curve, paper=PAPER_FIG3_BALLOONS if is_paper else None),
+            "text": curve_text(_curve, n_repeats, is_paper)}
+
+
 @st.cache_resource(show_spinner=False, max_entries=256)
 def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int, *,
                _curve: pd.DataFrame) -> dict:
     """Fig. 3 with the current k marked (a shared figure) and its peaks in words; ``_curve`` is
     :func:`accuracy_curve` of the same arguments (passed in, so that no cached run's recorded
-    progress messages are replayed here on every k)."""
-    is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
-    curve = _curve
-    return {"figure": shared_figure(accuracy_vs_k_figure(curve, k=k if k <= 20 else None,
-                                                         paper=PAPER_FIG3_BALLOONS if is_paper else None)),
-            "text": curve_text(curve, n_repeats, is_paper)}
+    progress messages are replayed here on every k).  Another k only adds its line to the figure
+    built once for the curve."""
+    base = _curve_base(name, f1, f2, n_repeats, training_thresholds, _curve=_curve)
+    return {"figure": with_k_line(base["figure"], k) if k <= 20 else base["figure"], "text": base["text"]}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

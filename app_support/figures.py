@@ -39,6 +39,16 @@ class DeclaredFigure(go.Figure):
         """The same figure as an ordinary, validated ``go.Figure``."""
         return go.Figure(self._declared)
 
+    @property
+    def data(self):
+        """The traces, validated (a copy: read only)."""
+        return self.validated().data
+
+    @property
+    def layout(self):
+        """The layout, validated (a copy: read only)."""
+        return self.validated().layout
+
     def __repr__(self) -> str:
         return f"DeclaredFigure({len(self._declared['data'])} traces)"
 

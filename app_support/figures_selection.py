@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
+
+from app_support.figures import DeclaredFigure
 
 # outcome of a training instance -> (legend label, colour); colour-blind-safe (Okabe-Ito)
 OUTCOMES = {
@@ -24,10 +25,10 @@ CURVE_STYLE = {
 }
 
 
-def _stacked(points: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Identical points merged (categorical data repeat them): x, y, count, sorted by (x, y)."""
-    xy = points[["threshold_1", "threshold_2"]].to_numpy(dtype=float).reshape(-1, 2)
-    unique, count = np.unique(xy, axis=0, return_counts=True)
+def _stacked(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Identical points (rows of ``xy``) merged (categorical data repeat them): x, y, count, sorted by
+    (x, y)."""
+    unique, count = np.unique(xy.reshape(-1, 2), axis=0, return_counts=True)
     return unique[:, 0], unique[:, 1], count
 
 
@@ -36,8 +37,10 @@ def _size(count: np.ndarray) -> np.ndarray:
 
 
 def threshold_plane_figure(training: pd.DataFrame, *, test_point=None, neighbours: dict | None = None,
-                           k: int | None = None, test_label: str = "test instance") -> go.Figure:
+                           k: int | None = None, test_label: str = "test instance") -> DeclaredFigure:
     """The threshold plane (004 Fig. 2): training points by outcome, a test point and its neighbours.
+
+    Declared in one piece (plain dicts): the page builds one per k and instance.
 
     Parameters
     ----------
@@ -46,74 +49,88 @@ def threshold_plane_figure(training: pd.DataFrame, *, test_point=None, neighbour
     neighbours : {"euclidean" | "chebyshev": sequence of training row positions}
     k : the number of neighbours (for the legend)
     """
-    fig = go.Figure()
+    traces = []
+    xy = training[["threshold_1", "threshold_2"]].to_numpy(dtype=float).reshape(-1, 2)
+    outcomes = training["outcome"].to_numpy()
     for outcome, (label, colour) in OUTCOMES.items():
-        x, y, count = _stacked(training[training["outcome"] == outcome])
+        x, y, count = _stacked(xy[outcomes == outcome])
         if not count.size:
             continue
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="markers", name=label, meta=outcome,
-            marker={"color": colour, "size": _size(count), "opacity": 0.8,
+        traces.append(dict(
+            type="scatter", x=x.tolist(), y=y.tolist(), mode="markers", name=label, meta=outcome,
+            marker={"color": colour, "size": _size(count).tolist(), "opacity": 0.8,
                     "line": {"width": 0.5, "color": "white"}},
-            customdata=count,
+            customdata=count.tolist(),
             hovertemplate=(f"{label}<br>threshold C1 = %{{x:.4f}}<br>threshold C2 = %{{y:.4f}}"
                            "<br>%{customdata} training row(s)<extra></extra>"),
         ))
     for distance, rows in (neighbours or {}).items():
         label, symbol, colour, size = NEIGHBOUR_STYLE[distance]
-        x, y, count = _stacked(training.iloc[list(rows)])
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="markers", meta=f"neighbours-{distance}",
+        x, y, count = _stacked(xy[np.asarray(rows, dtype=np.int64)])
+        traces.append(dict(
+            type="scatter", x=x.tolist(), y=y.tolist(), mode="markers", meta=f"neighbours-{distance}",
             name=label if k is None else f"{label}, k = {k}",
             marker={"symbol": symbol, "size": size, "color": colour, "line": {"width": 2, "color": colour}},
-            customdata=count,
+            customdata=count.tolist(),
             hovertemplate=f"{label}<br>%{{customdata}} neighbour row(s) here<extra></extra>",
         ))
     if test_point is not None:
-        fig.add_trace(go.Scatter(
-            x=[float(test_point[0])], y=[float(test_point[1])], mode="markers", name=test_label,
-            meta="test", marker={"color": "red", "size": 14, "symbol": "circle",
-                                 "line": {"width": 1.5, "color": "black"}},
+        traces.append(dict(
+            type="scatter", x=[float(test_point[0])], y=[float(test_point[1])], mode="markers",
+            name=test_label, meta="test", marker={"color": "red", "size": 14, "symbol": "circle",
+                                                  "line": {"width": 1.5, "color": "black"}},
             hovertemplate=("test instance<br>threshold C1 = %{x:.4f}<br>threshold C2 = %{y:.4f}"
                            "<extra></extra>"),
         ))
-    fig.update_layout(
-        xaxis_title="critical threshold of C1 (largest s keeping C1's NCC determinate)",
-        yaxis_title="critical threshold of C2",
+    layout = dict(
+        xaxis={"title": {"text": "critical threshold of C1 (largest s keeping C1's NCC determinate)"}},
+        yaxis={"title": {"text": "critical threshold of C2"}},
         legend={"orientation": "h", "y": -0.2}, margin={"t": 30, "l": 10, "r": 10}, height=560,
     )
-    return fig
+    return DeclaredFigure(traces, layout)
 
 
 def accuracy_vs_k_figure(table: pd.DataFrame, *, k: int | None = None,
-                         paper: dict | None = None) -> go.Figure:
+                         paper: dict | None = None) -> DeclaredFigure:
     """Accuracy of C1, C2 and the two selectors vs k (004 Fig. 3) from a tidy accuracy_vs_k table.
 
     ``paper``: optional ``{"k": ..., classifier: accuracy}`` points printed in the paper, drawn as
-    crosses; ``k``: the current k, drawn as a vertical line.
+    crosses; ``k``: the current k, drawn as a vertical line (:func:`with_k_line`).
     """
-    fig = go.Figure()
+    traces = []
     for name, group in table.groupby("classifier", sort=False):
         colour, dash = CURVE_STYLE.get(name, ("#444444", "solid"))
         is_selector = name.startswith("selector")
-        fig.add_trace(go.Scatter(
-            x=group["k"], y=group["accuracy"], name=name, meta=name, mode="lines+markers" if is_selector
-            else "lines", line={"color": colour, "dash": dash},
+        traces.append(dict(
+            type="scatter", x=group["k"].tolist(), y=group["accuracy"].astype(float).tolist(), name=name,
+            meta=name, mode="lines+markers" if is_selector else "lines", line={"color": colour, "dash": dash},
             hovertemplate=f"{name}<br>k = %{{x}}<br>accuracy = %{{y:.4f}}<extra></extra>",
         ))
     if paper:
         names = [c for c in paper if c != "k"]
-        fig.add_trace(go.Scatter(
-            x=[paper["k"]] * len(names), y=[paper[c] for c in names], mode="markers", meta="paper",
-            name="004 Example 4 (peak, k = 3)", marker={"symbol": "x", "size": 11, "color": "black"},
+        traces.append(dict(
+            type="scatter", x=[paper["k"]] * len(names), y=[paper[c] for c in names], mode="markers",
+            meta="paper", name="004 Example 4 (peak, k = 3)",
+            marker={"symbol": "x", "size": 11, "color": "black"},
             text=names, hovertemplate="004: %{text}<br>accuracy = %{y:.6f}<extra></extra>",
         ))
-    if k is not None:
-        fig.add_vline(x=k, line_dash="dot", line_color="grey", annotation_text=f"k = {k}")
-    fig.update_layout(xaxis_title="k (number of nearest training points)", yaxis_title="test accuracy",
-                      legend={"orientation": "h", "y": -0.25}, margin={"t": 30, "l": 10, "r": 10},
-                      height=440)
-    return fig
+    layout = dict(xaxis={"title": {"text": "k (number of nearest training points)"}},
+                  yaxis={"title": {"text": "test accuracy"}},
+                  legend={"orientation": "h", "y": -0.25}, margin={"t": 30, "l": 10, "r": 10}, height=440)
+    figure = DeclaredFigure(traces, layout)
+    return figure if k is None else with_k_line(figure, k)
+
+
+def with_k_line(figure: DeclaredFigure, k: int) -> DeclaredFigure:
+    """``figure`` (of :func:`accuracy_vs_k_figure`) with the current k as a dotted vertical line and its
+    label (what plotly's ``add_vline`` adds); the traces are shared, not copied."""
+    spec = figure.to_dict()
+    layout = {name: value for name, value in spec["layout"].items() if name != "template"}
+    layout["shapes"] = [{"line": {"color": "grey", "dash": "dot"}, "type": "line", "x0": k, "x1": k,
+                         "xref": "x", "y0": 0, "y1": 1, "yref": "y domain"}]
+    layout["annotations"] = [{"showarrow": False, "text": f"k = {k}", "x": k, "xanchor": "left", "xref": "x",
+                              "y": 1, "yanchor": "top", "yref": "y domain"}]
+    return DeclaredFigure(spec["data"], layout)
 
 
 # ---------------------------------------------------------------- the decision and the curve in words

@@ -223,14 +223,19 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
             frame = frame.set_axis(self._columns, axis=1)
         return [frame[self.features_1_], frame[self.features_2_]]
 
-    def _decide(self, X):
-        """Pairs (n, 2), C1/C2 class codes (n, 2), neighbourhood hits (n, 2), sizes (n,), boundaries
-        :math:`d_{(k)}` (n,) and the choice (n,) (True = C2)."""
+    def _scores(self, X):
+        """Each instance's point on the plane (n, 2) and C1's / C2's class codes (n, 2)."""
         frames = self._frames(X)
         models = (self.classifier_1_, self.classifier_2_)
         scored = [distinct_thresholds(m, m._encode(f)) for m, f in zip(models, frames)]
         pairs = np.column_stack([threshold for threshold, _ in scored])
         predicted = np.column_stack([best for _, best in scored])
+        return pairs, predicted
+
+    def _decide(self, X):
+        """Pairs (n, 2), C1/C2 class codes (n, 2), neighbourhood hits (n, 2), sizes (n,), boundaries
+        :math:`d_{(k)}` (n,) and the choice (n,) (True = C2)."""
+        pairs, predicted = self._scores(X)
         hits, sizes, bounds = neighbourhood_counts(self.training_thresholds_, self.training_correct_, pairs,
                                                    self.distance, [self.k_])
         hits, sizes, bounds = hits[:, 0], sizes[:, 0], bounds[:, 0]
@@ -260,7 +265,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         neighbours, distances = self._neighbours(pairs, bounds)
         return distances, neighbours
 
-    def explain(self, X) -> pd.DataFrame:
+    def explain(self, X, k: int | None = None) -> pd.DataFrame:
         """Why each instance got its prediction: one row per instance.
 
         Columns: ``threshold_1``, ``threshold_2`` (its point on the plane), ``prediction_1``,
@@ -270,8 +275,27 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         ``distances``, ``hits_1``, ``hits_2`` (how many of the neighbours C1 / C2 got right),
         ``success_1``, ``success_2`` (the same as shares), ``chosen`` ("C1"/"C2") and ``prediction``.
         A missing value is left out of its instance's thresholds and predictions (MAR).
+
+        ``k`` (default: the fitted ``k_``) sizes the neighbourhoods: the fit does not depend on it, so
+        ``explain(X, k=j)`` is what a selector fitted with ``k=j`` explains.
         """
-        pairs, predicted, hits, sizes, bounds, use_2 = self._decide(X)
+        return self.explain_each_k(X, [self.k_ if k is None else k])[0]
+
+    def explain_each_k(self, X, ks) -> list[pd.DataFrame]:
+        """:meth:`explain` for every k of ``ks`` (a list of frames in that order), the instances'
+        points on the plane computed once: what a slider over k shows, in one pass."""
+        ks = list(ks)
+        if not ks or not all(_is_count(k, 1) for k in ks):
+            raise ValueError(f"k must be whole numbers >= 1; got {ks!r}")
+        ks = [int(k) for k in ks]
+        pairs, predicted = self._scores(X)
+        hits, sizes, bounds = neighbourhood_counts(self.training_thresholds_, self.training_correct_, pairs,
+                                                   self.distance, ks)
+        return [self._explained(pairs, predicted, hits[:, i], sizes[:, i], bounds[:, i])
+                for i in range(len(ks))]
+
+    def _explained(self, pairs, predicted, hits, sizes, bounds) -> pd.DataFrame:
+        use_2 = hits[:, 1] > hits[:, 0]
         neighbours, distances = self._neighbours(pairs, bounds)
         return pd.DataFrame({
             "threshold_1": pairs[:, 0], "threshold_2": pairs[:, 1],

@@ -238,6 +238,32 @@ def test_one_fit_serves_every_k_exactly_as_a_fresh_fit(distance):
         pd.testing.assert_frame_equal(page.explain(X.iloc[test]), fresh.explain(X.iloc[test]))
 
 
+def test_the_decision_of_every_k_is_that_of_a_fresh_fit():
+    """The page explains an instance for the whole k slider in one pass: each k's explanation (both
+    distances), table and plane are those of selectors fitted with that k."""
+    from app_support.cache_selection import decision
+    from app_support.figures_selection import threshold_plane_figure
+
+    X, y = balloons()
+    train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
+    for row in (0, 4):
+        instance = tuple(X.iloc[test[row]])
+        for k in (1, 3, 4, 17, 30):
+            view = decision("balloons", tuple(F1), tuple(F2), 0, k, "resubstitution", instance)
+            fresh = {d: ThresholdSelector(features_1=F1, features_2=F2, k=k, distance=d).fit(X.iloc[train],
+                                                                                              y[train])
+                     for d in ("euclidean", "chebyshev")}
+            for d, sel in fresh.items():
+                pd.testing.assert_series_equal(view["info"][d], sel.explain(X.iloc[[test[row]]]).iloc[0])
+            training = fresh["euclidean"].training_table()
+            assert view["counts"] == training["outcome"].value_counts().to_dict()
+            want = threshold_plane_figure(training, test_point=(view["info"]["euclidean"]["threshold_1"],
+                                                                view["info"]["euclidean"]["threshold_2"]),
+                                          neighbours={d: view["info"][d]["neighbours"] for d in fresh},
+                                          k=min(k, len(training)))
+            assert view["plane"].to_dict() == want.to_dict()
+
+
 def test_a_table_2_cut_short_is_reported_not_restarted():
     at = run_page({"table2": "1"})
     at.session_state["cs_t2_running"] = True      # what a click during the run leaves behind

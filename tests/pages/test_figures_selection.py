@@ -61,3 +61,23 @@ def test_accuracy_curve_has_four_lines_the_paper_points_and_the_k_marker():
     assert list(traces["paper"].y) == [0.788961, 0.788485] and list(traces["paper"].x) == [3, 3]
     assert any(shape.x0 == 4 for shape in fig.layout.shapes)
     assert len(accuracy_vs_k_figure(table).layout.shapes) == 0
+
+
+def test_the_k_line_is_the_one_plotly_adds_and_every_figure_is_valid():
+    import json
+
+    import plotly.io as pio
+
+    from app_support.figures_selection import with_k_line
+
+    table = pd.DataFrame({"k": [2, 3, 4] * 2, "classifier": ["C1"] * 3 + ["selector (Euclidean)"] * 3,
+                          "accuracy": [0.7, 0.72, 0.71, 0.75, 0.78, 0.77]})
+    base = accuracy_vs_k_figure(table)
+    want = base.validated()
+    want.add_vline(x=4, line_dash="dot", line_color="grey", annotation_text="k = 4")
+    got = with_k_line(base, 4)
+    assert json.loads(pio.to_json(got.to_dict())) == json.loads(pio.to_json(want))
+    assert accuracy_vs_k_figure(table, k=4).to_dict() == got.to_dict()
+    plane = threshold_plane_figure(training_points(), test_point=(0.6, 1.1), neighbours={"euclidean": [0, 1]},
+                                   k=2)
+    assert json.loads(pio.to_json(plane.to_dict())) == json.loads(pio.to_json(plane.validated()))

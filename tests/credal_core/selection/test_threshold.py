@@ -354,3 +354,28 @@ def test_sklearn_estimator_checks():
     failed = {r["check_name"]: str(r["exception"])[:200] for r in results if r["status"] == "failed"}
     assert not failed
     assert sum(r["status"] == "passed" for r in results) >= 50
+
+
+# ---------------------------------------------------------------- every k in one pass
+@pytest.mark.parametrize("distance", ["euclidean", "chebyshev"])
+def test_explain_each_k_is_what_a_selector_fitted_with_that_k_explains(distance):
+    ks = list(range(1, 31))
+    for seed in range(8):
+        X, y, X_test, f1, f2 = random_selection_case(300 + seed, n_rows=(8, 20), n_features=(2, 3))
+        base = ThresholdSelector(features_1=f1, features_2=f2, k=1, distance=distance).fit(X, y)
+        each = base.explain_each_k(X_test, ks)
+        assert len(each) == len(ks)
+        for k, got in zip(ks, each):
+            fresh = ThresholdSelector(features_1=f1, features_2=f2, k=k, distance=distance).fit(X, y)
+            want = fresh.explain(X_test)
+            pd.testing.assert_frame_equal(got, want)
+            pd.testing.assert_frame_equal(base.explain(X_test, k=k), want)
+        pd.testing.assert_frame_equal(base.explain(X_test), base.explain(X_test, k=1))
+
+
+def test_explain_each_k_refuses_a_k_that_is_not_a_count():
+    X, y, X_test, f1, f2 = random_selection_case(7, n_rows=(8, 12), n_features=(2, 3))
+    sel = ThresholdSelector(features_1=f1, features_2=f2, k=2).fit(X, y)
+    for bad in ([0], [2.5], [], [True]):
+        with pytest.raises(ValueError, match="k must be whole numbers"):
+            sel.explain_each_k(X_test, bad)
