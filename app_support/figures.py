@@ -3,6 +3,7 @@ streamlit, and do no credal mathematics themselves."""
 
 from __future__ import annotations
 
+import base64
 import functools
 
 import numpy as np
@@ -13,6 +14,12 @@ import plotly.graph_objects as go
 def default_template() -> dict:
     """The layout template a validated ``go.Figure`` carries (plotly's default), as a plain dict, once."""
     return go.Figure().to_dict()["layout"]["template"]
+
+
+def typed_array(values) -> dict:
+    """A float array as plotly's typed array (base64 of float64), as a validated figure sends it."""
+    data = np.ascontiguousarray(values, dtype="<f8")
+    return {"dtype": "f8", "bdata": base64.b64encode(data.tobytes()).decode()}
 
 
 class DeclaredFigure(go.Figure):

@@ -2,8 +2,9 @@
 
 Plain functions: they take arrays, return ``go.Figure``, never import streamlit and do no credal
 mathematics themselves (that is ``credal_core.likelihood``).  Each figure is declared in one piece
-(traces, axes and annotations as plain dicts, validated once by ``go.Figure``): several times cheaper
-than adding its parts one by one, which matters when a slider step needs a new figure.
+(traces, axes and annotations as plain dicts, sent as they are by :class:`DeclaredFigure`; tests validate
+them): many times cheaper than adding its parts one by one, which matters when a slider step needs a new
+figure.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 from plotly.subplots import make_subplots
+
+from app_support.figures import DeclaredFigure, typed_array
 
 LIKELIHOOD_COLOUR = "#1f3b73"  # dark blue: the paper draws the likelihood bounds in black
 IDM_COLOUR = "#e8871e"  # orange: the paper draws the IDM bounds in grey
@@ -49,7 +51,9 @@ def _two_panels() -> dict:
 
 
 def _scatter(traces: list[dict]) -> list[dict]:
-    return [dict(type="scatter", **{k: v for k, v in t.items() if v is not None}) for t in traces]
+    """Scatter traces without their None entries, arrays as plotly's typed arrays."""
+    return [dict(type="scatter", **{k: typed_array(v) if isinstance(v, np.ndarray) else v
+                                    for k, v in t.items() if v is not None}) for t in traces]
 
 
 def end_slope(N: np.ndarray, width: np.ndarray) -> float:
@@ -69,7 +73,7 @@ def intervals_figure(
     ratio: float,
     alpha: float,
     s: float,
-) -> go.Figure:
+) -> DeclaredFigure:
     """Two panels: left, the lower and upper bounds of the likelihood interval (level α) and of the IDM
     interval (s) vs N (000 Fig. 1); right, the two widths on log–log axes, where N^k is a straight line
     of slope k (annotated with the slope measured over the last decade).
@@ -117,7 +121,7 @@ def intervals_figure(
         height=440,
         hovermode="x unified",
     )
-    return go.Figure(data=_scatter(traces), layout=layout)
+    return DeclaredFigure(_scatter(traces), layout)
 
 
 def vacuous_figure(
@@ -131,7 +135,7 @@ def vacuous_figure(
     marks_nhc: Sequence[float] | None = None,
     marks_ncc: Sequence[float] | None = None,
     nhc_limit: float | None = None,
-) -> go.Figure:
+) -> DeclaredFigure:
     """Probability of a vacuous prediction vs the training-set size n for the NHC(β) and the NCC(s).
 
     ``marks`` (with their values ``marks_nhc`` / ``marks_ncc``) are drawn as labelled points, e.g. the
@@ -168,4 +172,4 @@ def vacuous_figure(
         height=400,
         hovermode="x unified",
     )
-    return go.Figure(data=_scatter(traces), layout=layout)
+    return DeclaredFigure(_scatter(traces), layout)

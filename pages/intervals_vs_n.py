@@ -62,9 +62,10 @@ def idm_bounds(ratio: float, s: float, sizes: tuple[int, ...]) -> tuple[np.ndarr
     return bounds[:, 0], bounds[:, 1]
 
 
-@st.cache_data(show_spinner=False)
 def vacuous(p: float, sizes: tuple[int, ...], *, beta: float | None = None,
             s: float | None = None) -> np.ndarray:
+    """P(vacuous prediction) at these sizes (a millisecond: computed inside the cached view, not
+    hashed and cached on its own)."""
     return np.asarray(vacuous_probability(np.asarray(sizes), beta=beta, s=s, p=p), dtype=float)
 
 

@@ -152,6 +152,28 @@ def idm_interval(n: float, N: float, s: float) -> tuple[float, float]:
     return n / (N + s), (n + s) / (N + s)
 
 
+def _ratio_one_log_likelihood(k: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """log of (1/2)^n / ((k/n)^k ((n-k)/n)^(n-k)): the NHC's likelihood of "ratio 1" with k of n."""
+    total = np.maximum(size, 1)
+    return size * np.log(0.5) - xlogy(k, k / total) - xlogy(size - k, (size - k) / total)
+
+
+def _first_at_least(sizes: np.ndarray, level: float) -> np.ndarray:
+    """Per size n, the first k in 0 … n // 2 whose :func:`_ratio_one_log_likelihood` is >= ``level``
+    (n // 2 + 1 if none): ``np.searchsorted(values, level)`` over the array of those values, by the same
+    bisection numpy runs on it, evaluating only the O(log n) values it reads (all sizes at once)."""
+    lo = np.zeros(sizes.size, dtype=np.int64)
+    hi = sizes // 2 + 1                                   # the length of each array of k = 0 … n // 2
+    while np.any(lo < hi):
+        active = lo < hi
+        mid = lo + ((hi - lo) >> 1)
+        below = np.zeros(sizes.size, dtype=bool)
+        below[active] = _ratio_one_log_likelihood(mid[active], sizes[active]) < level
+        lo = np.where(active & below, mid + 1, lo)
+        hi = np.where(active & ~below, mid, hi)
+    return lo
+
+
 def vacuous_probability(n, *, beta: float | None = None, s: float | None = None, p: float = 0.5):
     r"""Probability that a two-class prediction without features is vacuous (003 Example 2).
 
@@ -188,17 +210,13 @@ def vacuous_probability(n, *, beta: float | None = None, s: float | None = None,
     sizes = np.atleast_1d(np.asarray(n))
     if sizes.ndim != 1 or np.any(sizes < 0) or np.any(sizes != np.round(sizes)):
         raise ValueError("n must be a non-negative integer or a 1-D array of them")
-    out = np.empty(sizes.size)
-    for i, size in enumerate(sizes.astype(np.int64)):
-        if s is not None:
-            k_lo = int(np.ceil((size - s) / 2))                 # |2k - n| <= s
-        else:
-            k = np.arange(size // 2 + 1)                        # log-likelihood of ratio 1, k <= n/2
-            log_lik = (size * np.log(0.5) - xlogy(k, k / max(size, 1))
-                       - xlogy(size - k, (size - k) / max(size, 1)))
-            k_lo = int(np.searchsorted(log_lik, np.log(beta)))  # increasing in k up to n/2
-        k_lo = max(k_lo, 0)
-        k_hi = size - k_lo
-        below = bdtr(k_lo - 1, size, p) if k_lo >= 1 else 0.0       # P(k <= k_lo - 1)
-        out[i] = (bdtr(k_hi, size, p) - below) if k_lo <= k_hi else 0.0
+    sizes = sizes.astype(np.int64)
+    if s is not None:
+        k_lo = np.ceil((sizes - s) / 2).astype(np.int64)            # |2k - n| <= s
+    else:
+        k_lo = _first_at_least(sizes, np.log(beta))
+    k_lo = np.maximum(k_lo, 0)
+    k_hi = sizes - k_lo
+    below = np.where(k_lo >= 1, bdtr(np.maximum(k_lo - 1, 0), sizes, p), 0.0)   # P(k <= k_lo - 1)
+    out = np.where(k_lo <= k_hi, bdtr(np.maximum(k_hi, 0), sizes, p) - below, 0.0)
     return out if np.ndim(n) else float(out[0])

@@ -153,6 +153,41 @@ def test_vacuous_probability_vectorised_and_fast():
         vacuous_probability(10)
 
 
+def _vacuous_probability_before(n, *, beta=None, s=None, p=0.5):
+    """The implementation before the bisection (one full array of k per size, then searchsorted)."""
+    from scipy.special import bdtr
+
+    sizes = np.atleast_1d(np.asarray(n))
+    out = np.empty(sizes.size)
+    for i, size in enumerate(sizes.astype(np.int64)):
+        if s is not None:
+            k_lo = int(np.ceil((size - s) / 2))
+        else:
+            k = np.arange(size // 2 + 1)
+            log_lik = (size * np.log(0.5) - xlogy(k, k / max(size, 1))
+                       - xlogy(size - k, (size - k) / max(size, 1)))
+            k_lo = int(np.searchsorted(log_lik, np.log(beta)))
+        k_lo = max(k_lo, 0)
+        k_hi = size - k_lo
+        below = bdtr(k_lo - 1, size, p) if k_lo >= 1 else 0.0
+        out[i] = (bdtr(k_hi, size, p) - below) if k_lo <= k_hi else 0.0
+    return out if np.ndim(n) else float(out[0])
+
+
+def test_vacuous_probability_equals_the_full_array_search_exactly():
+    grid = np.unique(2 * np.round(np.geomspace(1, 50_000, 260)).astype(int))      # the page's sizes
+    sizes = np.concatenate([np.arange(0, 1_500), grid, [99_999, 100_000]])
+    for p in (0.5, 0.3, 0.71, 0.0, 1.0):
+        for beta in (0.01, 0.15, 0.5, 0.99, 1.0):
+            np.testing.assert_array_equal(vacuous_probability(sizes, beta=beta, p=p),
+                                          _vacuous_probability_before(sizes, beta=beta, p=p))
+        for s in (0.1, 1.0, 2.0, 7.5):
+            np.testing.assert_array_equal(vacuous_probability(sizes, s=s, p=p),
+                                          _vacuous_probability_before(sizes, s=s, p=p))
+    assert vacuous_probability(1000, beta=0.15) == _vacuous_probability_before(1000, beta=0.15)
+    assert isinstance(vacuous_probability(7, s=2), float)
+
+
 def test_multinomial_cloud_under_profile():
     cloud = multinomial_cloud([2, 4, 3], [0, 1], size=20000, seed=2)
     env = multinomial_profile([2, 4, 3], [0, 1], cloud["g"].to_numpy())
