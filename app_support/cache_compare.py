@@ -6,9 +6,11 @@ import json
 import pandas as pd
 import streamlit as st
 
+from app_support.figures_stats import critical_difference_figure
 from app_support.jobs import queued_job
 from credal_core.data.csv_loader import CsvLimits, CsvProblem, neutralise_formulas, read_csv_bytes
 from credal_core.experiments.compare import ClassifierSpec, available_classifiers, compare_classifiers
+from credal_core.stats import across_datasets
 
 LIMITS = CsvLimits(max_bytes=20 * 1024 * 1024, max_rows=20_000, max_columns=300, max_levels=200)
 
@@ -63,3 +65,26 @@ def run_comparison(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tupl
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:
     return neutralise_formulas(frame).to_csv(index=False).encode("utf-8")
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def across_views(results_key: str, indicators: tuple[str, ...], *, _summaries: dict) -> dict:
+    """Section 4 of the page for every indicator of ``indicators``, computed once per set of results and
+    shared by all sessions (``results_key`` names the protocol and the data sets that ``_summaries``,
+    data set → ``summarise_comparison`` table, come from): choosing another indicator is a lookup.
+
+    Per indicator: ``result`` (``across_datasets``) and, when the tests ran, ``scores`` (in percent, one
+    decimal), the critical-difference ``figure`` and the CSVs ``scores_csv`` and ``pairs_csv``.
+    """
+    views = {}
+    for indicator in indicators:
+        result = across_datasets(_summaries, indicator)
+        view = {"result": result}
+        if result.friedman is not None:
+            view.update(scores=(100 * result.scores).round(1),
+                        figure=critical_difference_figure(result.friedman.average_ranks,
+                                                          result.critical_difference),
+                        scores_csv=csv_bytes(result.scores.reset_index(names="dataset")),
+                        pairs_csv=csv_bytes(result.pairs))
+        views[indicator] = view
+    return views

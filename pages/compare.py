@@ -10,7 +10,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_compare import LIMITS, csv_bytes, load_table, run_comparison
+from app_support.cache_compare import LIMITS, across_views, csv_bytes, load_table, run_comparison
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.figures_compare import (
     determinacy_accuracy_figure,
@@ -18,7 +18,6 @@ from app_support.figures_compare import (
     summary_view,
     utilities_figure,
 )
-from app_support.figures_stats import critical_difference_figure
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, sync, write_url
 from app_support.text import plain
@@ -28,7 +27,6 @@ from credal_core.data.dataset import choose_columns
 from credal_core.data.discretise import DISCRETISERS
 from credal_core.data.preparation import MISSING_CHOICES
 from credal_core.experiments.compare import available_classifiers, summarise_comparison
-from credal_core.stats import across_datasets
 
 MAX_DATASETS = 8
 KEY = "cmp_"
@@ -202,23 +200,29 @@ st.download_button("All data sets, per fold (CSV)",
 
 
 # --- across data sets
+# what the results depend on: the protocol, and each data set's title, file and columns taken
+results_key = json.dumps([protocol, [(title, f"{key}|{selection}")
+                                     for title, key, *_, selection in prepared]], ensure_ascii=False)
+
+
 @st.fragment
 def across_section() -> None:
-    """Choosing the indicator reruns this section only."""
+    """Choosing the indicator reruns this section only (a lookup: see ``across_views``)."""
     st.subheader("4 · Across data sets")
     if len(summaries) < 2:
         st.info("Add a second data set (upload or sample) to compare the classifiers across data sets.")
         return
     indicator = st.selectbox("Indicator to compare (higher is better)", list(RANKABLE),
                              format_func=RANKABLE.get, key="cmp_rank_indicator")
-    result = across_datasets(summaries, indicator)
+    view = across_views(results_key, tuple(RANKABLE), _summaries=summaries)[indicator]
+    result = view["result"]
     if result.left_out:
         st.warning("Left out (no score on some data set, e.g. it failed there): "
                    f"{', '.join(result.left_out)}.")
     if result.friedman is None:
         st.info("At least two classifiers with scores on every data set are needed.")
         return
-    st.dataframe((100 * result.scores).round(1), key="cmp_scores")
+    st.dataframe(view["scores"], key="cmp_scores")
     f = result.friedman
     iman = ("" if f.iman_davenport_statistic is None else
             f", Iman–Davenport F = {f.iman_davenport_statistic:.2f} (p = {f.iman_davenport_p_value:.3g})")
@@ -227,16 +231,16 @@ def across_section() -> None:
                 f"Nemenyi critical difference (α = 0.05): **{result.critical_difference:.2f}** ranks.")
     if f.note:
         st.caption(f.note)
-    st.plotly_chart(critical_difference_figure(f.average_ranks, result.critical_difference), key="cmp_cd")
+    st.plotly_chart(view["figure"], key="cmp_cd")
     st.caption("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not "
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
                "classifiers.")
     st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
     st.dataframe(result.pairs, hide_index=True, key="cmp_wilcoxon")
     c1, c2 = st.columns(2)
-    c1.download_button("Scores per data set (CSV)", csv_bytes(result.scores.reset_index(names="dataset")),
-                       "scores.csv", "text/csv", key="cmp_dl_scores")
-    c2.download_button("Wilcoxon pairs (CSV)", csv_bytes(result.pairs), "wilcoxon.csv", "text/csv",
+    c1.download_button("Scores per data set (CSV)", view["scores_csv"], "scores.csv", "text/csv",
+                       key="cmp_dl_scores")
+    c2.download_button("Wilcoxon pairs (CSV)", view["pairs_csv"], "wilcoxon.csv", "text/csv",
                        key="cmp_dl_pairs")
 
 
