@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support.data import load_sample, sample_names
+from app_support.figures_aode import shared_figure
 from app_support.figures_determinacy import (
     INDICATOR_LABELS,
     determinacy_vs_d_figure,
@@ -74,10 +75,12 @@ def summaries(settings_json: str, _results: pd.DataFrame) -> tuple[pd.DataFrame,
     return summarise(_results), closest_pairs(_results)
 
 
-@st.cache_data(show_spinner=False, max_entries=96)
-def indicator_figure(settings_json: str, indicator: str, _summary: pd.DataFrame):
-    """The indicator-vs-ε/α figure, built once per (run, indicator) for every session."""
-    return indicator_vs_parameter_figure(_summary, indicator)
+@st.cache_resource(show_spinner=False, max_entries=48)
+def indicator_figures(settings_json: str, _summary: pd.DataFrame) -> dict:
+    """The indicator-vs-ε/α figure of every indicator, built once per run and shared by all sessions
+    (read only; plotly's dict of each computed once): choosing an indicator is a lookup."""
+    return {indicator: shared_figure(indicator_vs_parameter_figure(_summary, indicator))
+            for indicator in INDICATOR_LABELS}
 
 
 def percent(x: float) -> str:
@@ -190,7 +193,7 @@ def indicator_section() -> None:
     st.subheader("Indicators against ε and α")
     indicator = st.selectbox("Indicator", list(INDICATOR_LABELS), format_func=INDICATOR_LABELS.get,
                              key="dc_indicator")
-    st.plotly_chart(indicator_figure(active, indicator, summary), key="dc_fig_param")
+    st.plotly_chart(indicator_figures(active, summary)[indicator], key="dc_fig_param")
     st.caption("Points are means over the runs; bars are ± one standard error. Single accuracy and NBC-I "
                "are averaged over the runs where they are defined (some determinate / indeterminate "
                "instance).")
