@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from credal_core import LNCC, NCC, CountTables, NaiveBayes
 from credal_core.data.counts import MISSING, lookup_sum
+from tests._depth import cases, examples
 from tests.credal_core.brute_force import (
     _NCCSpace,
     encode_instance_missing,
@@ -193,8 +194,8 @@ def test_perturbation_threshold_with_missing_values_matches_bisection_on_vertice
 @pytest.mark.parametrize("part", range(3))
 def test_ncc_dominance_with_missing_values_matches_brute_force(part):
     failures, verdicts = [], {True: 0, False: 0}
-    for i in range(40):
-        seed = 50_000 + 40 * part + i
+    for i in range(cases(15)):
+        seed = 50_000 + 1_000 * part + i
         rng = np.random.default_rng(seed)
         X, y, classes, X_test = random_case(seed, n_test=2, unseen=i % 5 == 0)
         X, X_test = with_missing(X, rng, 0.3), with_missing(X_test, rng, 0.3, keep_one=False)
@@ -239,7 +240,7 @@ def holey(draw, max_classes=3):
     return X, y, X_test
 
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

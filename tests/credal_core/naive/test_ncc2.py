@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credal_core import NCC, NaiveBayes
+from tests._depth import cases, examples
 from tests.credal_core.brute_force import is_missing, ncc2_min_ratio, random_case, with_missing
 
 TIE = 1e-6
@@ -42,8 +43,8 @@ def cir_case(seed):
 @pytest.mark.parametrize("part", range(3))
 def test_ncc2_dominance_matches_enumerated_completions(part):
     failures, verdicts, cir_rows = [], {True: 0, False: 0}, 0
-    for i in range(25):
-        seed = 70_000 + 25 * part + i
+    for i in range(cases(9)):
+        seed = 70_000 + 1_000 * part + i
         X, y, X_test, train, test = cir_case(seed)
         s, eps = [1.0, 2.0, 0.5][i % 3], [0.0, 0.0, 0.2][i % 3 - 1]
         with warnings.catch_warnings():
@@ -67,7 +68,8 @@ def test_ncc2_dominance_matches_enumerated_completions(part):
                     if abs(low - 1) > TIE:
                         verdicts[says] += 1
     assert not failures, "\n".join(failures[:10])
-    assert verdicts[True] > 0 and verdicts[False] > 0 and cir_rows > 10
+    assert verdicts[True] > 0 and verdicts[False] > 0
+    assert cir_rows >= 4                      # the conservative rule for test values is exercised
 
 
 def test_ncc2_matches_the_slsqp_reference_on_a_few_cases():
@@ -107,7 +109,7 @@ def holey(draw):
     return X, y, X_test, train, test
 
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def fit(X, y, **kw):

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from credal_core import LNCC, NCC, NaiveBayes
 from credal_core._base import top_cycle
+from tests._depth import examples
 
 
 @st.composite
@@ -25,7 +26,7 @@ def datasets(draw, max_classes=4):
     return pd.DataFrame(X).add_prefix("f"), y, pd.DataFrame(X_test).add_prefix("f")
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
