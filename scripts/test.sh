@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
-# on two worker processes (pytest-xdist). `bash scripts/test.sh --fast` is the inner loop: no browser tests,
-# no slow ones, at most 15 examples per property test. Extra arguments are passed to pytest, e.g.
+# on two worker processes (pytest-xdist, work stealing: the long browser and brute-force tests don't wait in
+# one worker's queue). `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
+# quarter of the random cases and property examples. CREDAL_TEST_DEPTH=3 scales the randomised
+# cross-checks up for a deep run (tests/_depth.py). Extra arguments are passed to pytest, e.g.
 # `bash scripts/test.sh -k home -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +25,11 @@ fi
 
 if [ "${1:-}" = "--fast" ]; then
     shift
-    HYPOTHESIS_PROFILE=fast exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
+    HYPOTHESIS_PROFILE=fast CREDAL_TEST_DEPTH="${CREDAL_TEST_DEPTH:-0.25}" \
+        exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
 fi
 
-.venv/bin/python -m pytest -q -n 2 "$@"   # testpaths = ["tests"] (pyproject.toml)
+.venv/bin/python -m pytest -q -n 2 --dist worksteal "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 # The shared API contract lives beside the project on the development machine only.
 if [ -d ../shared/contract ]; then
