@@ -140,74 +140,62 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         log_alpha = np.log(self.alpha)
         nc = tables.class_counts
         pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
-        # first the Taylor stage on every row; the other stages get the rows it leaves open
-        stats = _taylor_stats(tables, codes, 0.5 * shift, bool(shift))
-        # an upper bound on the scale of _end_values (the terms its margin covers), from m and n only
-        scale = [(nc[c] + 2) * (stats["m"][c] + 1) * (1 + 6 * np.log(nc[c] + 2)) for c in range(n_classes)]
-        sides = [_Side(stats, c, nc[c], slice(None), 0.5 * shift) for c in range(n_classes)]
-        open_rows = {}
-        for a, b in pairs:
-            margin = _ROUNDING * (scale[a] + scale[b])
-            ab, ba, known = _taylor_verdicts(sides, a, b, log_alpha, shift, margin)
-            dom[:, a, b], dom[:, b, a] = ab, ba
-            open_rows[a, b] = ~known
-        rest = np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if pairs else np.zeros(0, int)
-        if rest.size:
-            wanted = {key: val[rest] for key, val in open_rows.items()}
-            sub = self._dominance_exact_routes(codes[rest], wanted, log_alpha, shift)
-            for a, b in pairs:
-                take = rest[open_rows[a, b][rest]]
-                dom[take, a, b] = sub[open_rows[a, b][rest], a, b]
-                dom[take, b, a] = sub[open_rows[a, b][rest], b, a]
-        return dom
-
-    def _dominance_exact_routes(self, codes, wanted, log_alpha, shift):
-        """The probes, the root and the exact search (see :meth:`_dominance`) on the rows of
-        ``codes``; ``wanted[a, b]`` marks the rows whose verdicts for the pair are needed."""
-        tables = self.tables_
-        n_classes = len(tables.classes)
-        n = codes.shape[0]
-        dom = np.zeros((n, n_classes, n_classes), dtype=bool)
-        nc = tables.class_counts
+        # first the probes on every row (cheap, and they settle the confident calls), with the
+        # sums that the root and the exact routes use later
         stats = _class_stats(tables, codes, shift)
         sides = [_end_values(stats, c, nc[c], shift) for c in range(n_classes)]
-        extended = None
-        for (a, b), need in wanted.items():
-            if not need.any():
-                continue
-            ends = _pair_ends(sides[a], sides[b], shift)
-            decided = ~need
-            # log r(0) >= 0 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
-            # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
-            # log r(0) >= 0 for (b, a) is the mirror case r(1) <= 1.  Within the rounding
-            # margin of 0 the side of u0 is unsure: those rows take the exact route.
-            for hi, lo, lr0 in ((a, b, ends["lr_ab"]), (b, a, ends["lr_ba"])):
-                rows = np.flatnonzero((lr0 >= ends["margin"]) & need)
-                verdict, known = _probe_sums(stats, hi, lo, nc, rows, lr0[rows], ends, log_alpha,
-                                             shift)
-                dom[rows[known], hi, lo] = verdict[known]
-                decided[rows[known]] = True
-            if not shift:
-                # both classes give the instance probability 0 at the maximum-likelihood
-                # estimate (log r(0) = NaN): the curve of 003 Cor. 1 shrinks to that point
-                # (u_min = 0 = u_max - 1), both critical levels are 1: neither dominates
-                decided |= (sides[a]["lp0"] == -np.inf) & (sides[b]["lp0"] == -np.inf)
-            else:
-                # u0 inside (0, 1): the set {r <= 1} contains u = 0 and {r >= 1} contains
-                # u = 1, so neither class dominates if L(0) and L(1) reach α times max L.
-                cut = log_alpha + ends["m_up"] + ends["margin"]
-                decided |= ((ends["lr_ab"] < -ends["margin"]) & (ends["lr_ba"] < -ends["margin"])
-                            & (ends["ll0"] >= cut) & (ends["ll1"] >= cut))
-            todo = np.flatnonzero(~decided)
+        ends, open_rows, probed = {}, {}, {}
+        for a, b in pairs:
+            ends[a, b] = _pair_ends(sides[a], sides[b], shift)
+            probed[a, b] = _probe_rows(ends[a, b], _PROBE_FIRST)
+            open_rows[a, b] = ~_probe_stage(stats, sides, a, b, nc, ends[a, b], log_alpha, shift, dom,
+                                             probed[a, b])
+        # then the Taylor stage on the rows they leave open
+        rest = _union(open_rows, n)
+        if rest.size:
+            tstats = _taylor_stats(tables, codes[rest], 0.5 * shift, bool(shift))
+            # an upper bound on the scale of _end_values (the terms its margin covers), from m and n
+            scale = [(nc[c] + 2) * (tstats["m"][c] + 1) * (1 + 6 * np.log(nc[c] + 2))
+                     for c in range(n_classes)]
+            for a, b in pairs:
+                sel = np.flatnonzero(open_rows[a, b][rest])
+                if sel.size == 0:
+                    continue
+                tsides = {c: _Side(tstats, c, nc[c], sel, 0.5 * shift) for c in (a, b)}
+                margin = _ROUNDING * (scale[a][sel] + scale[b][sel])
+                ab, ba, known = _taylor_verdicts(tsides, a, b, log_alpha, shift, margin)
+                rows = rest[sel[known]]
+                dom[rows, a, b], dom[rows, b, a] = ab[known], ba[known]
+                open_rows[a, b][rows] = False
+        # the probes again on the open rows closer to a tie (the Taylor stage leaves some)
+        for a, b in pairs:
+            again = open_rows[a, b] & ~probed[a, b] & _probe_rows(ends[a, b], 0.0)
+            if again.any():
+                open_rows[a, b] &= ~_probe_stage(stats, sides, a, b, nc, ends[a, b], log_alpha, shift,
+                                                 dom, again, cheap=False)
+        # last the exact root and the exact search
+        rest = _union(open_rows, n)
+        if rest.size:
+            self._dominance_exact_routes(codes, rest, open_rows, ends, log_alpha, shift, dom)
+        return dom
+
+    def _dominance_exact_routes(self, codes, rest, open_rows, ends, log_alpha, shift, dom):
+        """The root and the exact search (see :meth:`_dominance`) on the rows ``rest`` of
+        ``codes``: ``open_rows[a, b]`` marks the rows whose verdicts for the pair are still
+        needed, ``ends[a, b]`` holds the pair's end values (:func:`_pair_ends`); the verdicts
+        are written into ``dom``."""
+        tables = self.tables_
+        nc = tables.class_counts
+        extended = tables.extended_counts()
+        for (a, b), need in open_rows.items():
+            todo = np.flatnonzero(need)
             if todo.size == 0:
                 continue
-            if extended is None:
-                extended = tables.extended_counts()
             # only this pair's two classes: the other rows of the tables are not needed here
             counts = lookup(codes[todo], [e[[a, b]] for e in extended])     # (2, m, k)
             pc = PairCounts(np.full(todo.size, nc[a]), counts[0].T, np.full(todo.size, nc[b]),
                             counts[1].T)
-            sub_ends = {key: val[todo] for key, val in ends.items()}
+            sub_ends = {key: val[todo] for key, val in ends[a, b].items()}
             ab, ba, known, u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
             dom[todo, a, b], dom[todo, b, a] = ab, ba
             left = np.flatnonzero(~known)
@@ -218,7 +206,54 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                 crit_ab, crit_ba = critical_alpha_pairs(pc.take(left), False)
                 dom[todo[left], a, b] = self.alpha > crit_ab
                 dom[todo[left], b, a] = self.alpha > crit_ba
-        return dom
+
+
+def _union(open_rows, n):
+    """The rows open for some pair."""
+    if not open_rows:
+        return np.zeros(0, int)
+    return np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if n else np.zeros(0, int)
+
+
+def _probe_rows(ends, floor):
+    """The rows where log r(0) for (a, b) or for (b, a) is at least ``floor`` (and the margin)."""
+    return ((ends["lr_ab"] >= np.maximum(ends["margin"], floor))
+            | (ends["lr_ba"] >= np.maximum(ends["margin"], floor)))
+
+
+# The probes run before the Taylor stage where log r(0) (or log r(1) for (b, a)) is at least
+# this far from 0 (confident calls, which the probes settle at once), after it elsewhere.
+_PROBE_FIRST = 2.0
+
+
+def _probe_stage(stats, sides, a, b, nc, ends, log_alpha, shift, dom, where, cheap=True):
+    """The probes (:func:`_probe_sums`) on the rows ``where`` and, with ``cheap``, the checks at
+    the ends of [0, 1] for the pair (a, b) on every row; writes the verdicts they prove into
+    ``dom`` and returns the rows decided."""
+    decided = np.zeros(ends["margin"].size, bool)
+    # log r(0) >= 0 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
+    # maximum lies in [0, 1], where r >= 1) and only a over b needs a verdict.
+    # log r(0) >= 0 for (b, a) is the mirror case r(1) <= 1.  Within the rounding
+    # margin of 0 the side of u0 is unsure: those rows take the exact route.
+    for hi, lo, lr0 in ((a, b, ends["lr_ab"]), (b, a, ends["lr_ba"])):
+        rows = np.flatnonzero((lr0 >= ends["margin"]) & where)
+        verdict, known = _probe_sums(stats, hi, lo, nc, rows, lr0[rows], ends, log_alpha, shift)
+        dom[rows[known], hi, lo] = verdict[known]
+        decided[rows[known]] = True
+    if not cheap:
+        return decided
+    if not shift:
+        # both classes give the instance probability 0 at the maximum-likelihood
+        # estimate (log r(0) = NaN): the curve of 003 Cor. 1 shrinks to that point
+        # (u_min = 0 = u_max - 1), both critical levels are 1: neither dominates
+        decided |= (sides[a]["lp0"] == -np.inf) & (sides[b]["lp0"] == -np.inf)
+    else:
+        # u0 inside (0, 1): the set {r <= 1} contains u = 0 and {r >= 1} contains
+        # u = 1, so neither class dominates if L(0) and L(1) reach α times max L.
+        cut = log_alpha + ends["m_up"] + ends["margin"]
+        decided |= ((ends["lr_ab"] < -ends["margin"]) & (ends["lr_ba"] < -ends["margin"])
+                    & (ends["ll0"] >= cut) & (ends["ll1"] >= cut))
+    return decided
 
 
 def _training_missing(tables) -> bool:
@@ -567,19 +602,29 @@ class _Side:
     def __init__(self, stats, c, n_c, rows, z):
         self.n, self.z = float(n_c), z
         Q = _ORDER
-        S = stats["S"][:, c][:, rows]                          # S_1 .. S_(Q+1)
-        cnt = stats["cnt"][c][rows]
-        sign = np.array([1.0 if q % 2 else -1.0 for q in range(1, Q + 1)])[:, None]
-        order = np.arange(1, Q + 1)[:, None]
-        prev = np.vstack([cnt[None], S[:Q - 1]])               # S_(q-1), with S_0 = cnt
-        g = sign * S[:Q] / order
-        dg = sign * S[:Q]
-        w = sign * (prev - z * S[:Q]) / order
-        slopes = ([stats["ihi"][c][rows], stats["ilo"][c][rows]] if "ihi" in stats
-                  else [np.zeros_like(cnt)] * 2)
-        self.data = np.vstack([stats["m"][c][rows], stats["k"][c][rows], cnt, stats["A"][c][rows],
-                               stats["cmin"][c][rows], *slopes, S[Q], S[Q - 1],
-                               g[::-1], dg[::-1], w[::-1]])
+
+        def col(x):
+            # C order (x[:, rows] would hand over a Fortran-ordered block, and every row of
+            # ``data`` read below would then be a strided view)
+            return x[..., rows] if isinstance(rows, slice) else np.take(x, rows, axis=-1)
+
+        S = col(stats["S"][:, c])                              # S_1 .. S_(Q+1)
+        cnt = col(stats["cnt"][c])
+        base = len(_Side._FIELDS)
+        self.data = data = np.empty((base + 3 * Q, cnt.size))
+        data[0], data[1], data[2], data[3], data[4] = (col(stats["m"][c]), col(stats["k"][c]), cnt,
+                                                        col(stats["A"][c]), col(stats["cmin"][c]))
+        if "ihi" in stats:
+            data[5], data[6] = col(stats["ihi"][c]), col(stats["ilo"][c])
+        else:
+            data[5:7] = 0.0
+        data[7], data[8] = S[Q], S[Q - 1]
+        for q in range(1, Q + 1):                              # highest order first
+            sign = 1.0 if q % 2 else -1.0
+            prev = cnt if q == 1 else S[q - 2]                 # S_(q-1), with S_0 = cnt
+            data[base + Q - q] = sign * S[q - 1] / q                        # g
+            data[base + 2 * Q - q] = sign * S[q - 1]                        # dg
+            data[base + 3 * Q - q] = sign * (prev - z * S[q - 1]) / q       # w
 
     def __getattr__(self, name):
         if name == "g1":                       # S_1: the last (first-order) Taylor coefficient
