@@ -13,6 +13,7 @@ from credal_core.likelihood import likelihood_interval, multinomial_cloud, multi
 from credal_core.likelihood.pair_input import PairInput, lncc_answer
 
 SEED = 0
+ALPHA_GRID = tuple(round(i / 100, 2) for i in range(101))     # the values of the page's α slider
 MULT_COUNTS, MULT_SUBSET = (2, 4, 3), (0, 1)   # 003 Example 1: a, b, c seen 2, 4, 3 times; g = θ_a + θ_b
 
 
@@ -21,6 +22,15 @@ def pair_profile(pair: PairInput, include_instance: bool) -> tuple:
     """The problem's PairProfile and its curve (read only: shared by all sessions)."""
     profile = pair.profile(include_instance)
     return profile, profile.curve(num=600)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def alpha_cut_grid(pair: PairInput, include_instance: bool) -> dict:
+    """The α-cut at every value of the α slider, in one pass (``PairProfile.alpha_cuts``: each the
+    same as ``alpha_cut`` of that α alone): a new α is then a lookup."""
+    profile, _ = pair_profile(pair, include_instance)
+    cuts = profile.alpha_cuts(ALPHA_GRID)
+    return {alpha: (float(lo), float(hi)) for alpha, (lo, hi) in zip(ALPHA_GRID, cuts)}
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -33,7 +43,8 @@ def pair_view(pair: PairInput, include_instance: bool, samples: int, alpha: floa
     """What the two-class view shows for these parameters, its figure included (built once, read only)."""
     (profile, curve), (_, other) = (pair_profile(pair, include_instance),
                                     pair_profile(pair, not include_instance))
-    cut = profile.alpha_cut(alpha)
+    grid = alpha_cut_grid(pair, include_instance)
+    cut = grid[alpha] if alpha in grid else profile.alpha_cut(alpha)
     if not all(map(math.isfinite, (profile.critical_alpha, profile.critical_alpha_reverse, *cut,
                                    *profile.t_range, profile.t_hat))):
         raise ArithmeticError("a result is not a finite number")

@@ -1,12 +1,12 @@
 """Plotly figures of the "Profile likelihood" page (000 Fig. 2 / Fig. 3, 003 Example 1).
 
-Plain builders: they take arrays and numbers computed by ``credal_core``, return ``go.Figure``, never
-import streamlit and do no credal mathematics (the only computation here is which sampled points lie
+Plain builders: they take arrays and numbers computed by ``credal_core``, return a figure, never import
+streamlit and do no credal mathematics (the only computation here is which sampled points lie
 above a horizontal line, to colour them).  Each figure is declared in one piece (traces, shapes and
-annotations as plain dicts, validated once by ``go.Figure``): five times cheaper than adding them one
-by one, which matters when a slider step needs a new figure.  Points and curves are sent as float32
-(plotly's typed arrays, encoded here once: a cached figure is not re-encoded on every rerun): half the
-chart's bytes of float64, far below a pixel's precision.
+annotations as plain dicts, sent as they are by :class:`DeclaredFigure`; tests validate them): many
+times cheaper than adding them one by one, which matters when a slider step needs a new figure.  Points
+and curves are sent as float32 (plotly's typed arrays, encoded here once: a cached figure is not
+re-encoded on every rerun): half the chart's bytes of float64, far below a pixel's precision.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import base64
 
 import numpy as np
-import plotly.graph_objects as go
+
+from app_support.figures import DeclaredFigure
 
 CLOUD_OUT = "rgba(120, 130, 150, 0.30)"   # sampled NBCs below the α-cut
 CLOUD_IN = "rgba(76, 120, 168, 0.75)"     # sampled NBCs kept by the LNCC (likelihood ≥ α)
@@ -24,7 +25,7 @@ NOTE_FONT = dict(color="#555", size=13)
 
 
 def _figure(traces: list[dict], shapes: list[dict], annotations: list[dict], *, title: str, x_title: str,
-            y_title: str, height: int) -> go.Figure:
+            y_title: str, height: int) -> DeclaredFigure:
     layout = dict(
         title=dict(text=title, x=0, xanchor="left"),
         xaxis=dict(title=dict(text=x_title), range=[-0.01, 1.01], zeroline=False),
@@ -36,7 +37,7 @@ def _figure(traces: list[dict], shapes: list[dict], annotations: list[dict], *, 
         shapes=shapes,
         annotations=annotations,
     )
-    return go.Figure(data=[dict(type="scatter", **t) for t in traces], layout=layout)
+    return DeclaredFigure([dict(type="scatter", **t) for t in traces], layout)
 
 
 def _sent(values) -> dict:
@@ -93,7 +94,7 @@ def pair_profile_figure(
     curve_posterior, curve_likelihood, cloud_posterior, cloud_likelihood, *,
     alpha: float, alpha_cut: tuple[float, float], verdict: str, title: str = "", height: int = 520,
     other_curve: tuple | None = None, other_name: str = "",
-) -> go.Figure:
+) -> DeclaredFigure:
     """000 Fig. 2: the Monte Carlo cloud of (P_θ(c|f̃), lik(θ)), the exact envelope, the line 1/2, the α-cut.
 
     ``verdict`` is ``"c"``, ``"not c"`` or ``"both"``: the set the LNCC returns at ``alpha``; it colours
@@ -123,7 +124,7 @@ def pair_profile_figure(
 def multinomial_figure(
     gamma, profile, cloud_g, cloud_likelihood, *, beta: float, interval: tuple[float, float],
     mle: float, title: str = "", height: int = 520,
-) -> go.Figure:
+) -> DeclaredFigure:
     """003 Example 1: the Monte Carlo cloud of (g(θ), lik(θ)), the profile lik_g, the β-cut interval."""
     traces = _cloud_traces(cloud_g, cloud_likelihood, beta, label_in="sampled θ with lik ≥ β",
                            label_out="sampled θ with lik < β", hover="g = %{x:.4f}<br>lik = %{y:.4f}")
@@ -137,7 +138,7 @@ def multinomial_figure(
 
 
 def lncc_figure(curve, other, cloud, *, alpha: float, alpha_cut: tuple[float, float], verdict: str,
-                include_instance: bool) -> go.Figure:
+                include_instance: bool) -> DeclaredFigure:
     """The page's two-class figure from :class:`PairProfile`'s frames (columns ``posterior``,
     ``likelihood``): ``curve`` and ``cloud`` with the instance in the likelihood or not, ``other`` the
     profile with the other setting (000 Fig. 3)."""

@@ -168,35 +168,57 @@ class PairProfile:
         return np.minimum(out, 1.0)
 
     def alpha_cut(self, alpha: float, num: int = 4001) -> tuple[float, float]:
-        """Range of :math:`P(c | \\tilde f)` over the parameters with normalised likelihood ≥ α.
+        """Range of :math:`P(c | \tilde f)` over the parameters with normalised likelihood ≥ α.
 
         The ends are located on a grid and refined by bisection on the exact curve (the hull of
         the cut if the profile is bimodal).
         """
-        _check_alpha(alpha)
+        lo, hi = self.alpha_cuts([alpha], num)[0]
+        return float(lo), float(hi)
+
+    def alpha_cuts(self, alphas, num: int = 4001) -> np.ndarray:
+        """:meth:`alpha_cut` of every α of ``alphas``, shape (len, 2): the curve computed once and all the
+        bisections run side by side (one likelihood evaluation per step for every end at once), with
+        the same steps, so each row is what :meth:`alpha_cut` gives for that α alone."""
+        alphas = list(alphas)
+        for alpha in alphas:
+            _check_alpha(alpha)
+        out = np.full((len(alphas), 2), np.nan)
         if self._flat:                                  # lik_g ≡ 1: every ratio is in every cut
-            return 0.0, 1.0
+            out[:] = (0.0, 1.0)
+            return out
         curve = self.curve(num)
-        inside = np.flatnonzero(curve["likelihood"].to_numpy() >= alpha)
-        if inside.size == 0:
-            return float("nan"), float("nan")
+        likelihood = curve["likelihood"].to_numpy()
         u = curve["t"].to_numpy() + 0.5 * self._shift
-        ends = []
-        for i, j in ((inside[0], inside[0] - 1), (inside[-1], inside[-1] + 1)):
-            if j < 0 or j >= u.size:
-                ends.append(u[i])
+        rows, a, b, levels, ends = [], [], [], [], np.full((len(alphas), 2), np.nan)
+        for row, alpha in enumerate(alphas):
+            inside = np.flatnonzero(likelihood >= alpha)
+            if inside.size == 0:
                 continue
-            a, b = u[j], u[i]                          # L(a) < α <= L(b)
+            for side, (i, j) in enumerate(((inside[0], inside[0] - 1), (inside[-1], inside[-1] + 1))):
+                if j < 0 or j >= u.size:
+                    ends[row, side] = u[i]
+                    continue
+                rows.append((row, side))
+                a.append(u[j])                         # L(a) < α <= L(b)
+                b.append(u[i])
+                levels.append(alpha)
+        if rows:
+            a, b, levels = np.array(a), np.array(b), np.array(levels, dtype=float)
             for _ in range(60):
                 mid = 0.5 * (a + b)
-                if np.exp(self._log_lik([mid])[0] - self._top) >= alpha:
-                    b = mid
-                else:
-                    a = mid
-            ends.append(b)
-        with np.errstate(divide="ignore"):
-            post = expit(log_ratio(self._pc, np.zeros(2, dtype=int), np.array(ends), self._shift)[0])
-        return float(post[0]), float(post[1])
+                kept = np.exp(self._log_lik(mid) - self._top) >= levels
+                b = np.where(kept, mid, b)
+                a = np.where(kept, a, mid)
+            for (row, side), end in zip(rows, b):
+                ends[row, side] = end
+        found = np.flatnonzero(~np.isnan(ends[:, 0]))
+        if found.size:
+            points = ends[found].ravel()
+            with np.errstate(divide="ignore"):
+                post = expit(log_ratio(self._pc, np.zeros(points.size, dtype=int), points, self._shift)[0])
+            out[found] = post.reshape(-1, 2)
+        return out
 
     # --- Monte Carlo (000 Fig. 2) -----------------------------------------------------------------
     def _raw_log_lik(self, theta_c, th1, th2):

@@ -62,3 +62,18 @@ def test_intervals_figures():
     n = np.arange(2, 200, 2)
     same_chart(vacuous_figure(n, np.exp(-n / 50), np.exp(-n / 9), beta=0.15, s=2, marks=(100, 1000),
                               marks_nhc=[0.9, 0.8], marks_ncc=[0.2, 0.1], nhc_limit=0.85))
+
+
+def test_profile_figures():
+    from app_support.figures_profile import lncc_figure, multinomial_figure
+    from credal_core.likelihood import multinomial_cloud, multinomial_profile
+    from credal_core.likelihood.profile import PairProfile
+
+    for include in (True, False):
+        p, other = PairProfile(6, 2, [5], [1], include_instance=include), PairProfile(6, 2, [5], [1])
+        same_chart(lncc_figure(p.curve(60), other.curve(60), p.sample_cloud(200, seed=1), alpha=0.3,
+                               alpha_cut=p.alpha_cut(0.3), verdict="both", include_instance=include))
+    gamma = np.linspace(0, 1, 41)
+    cloud = multinomial_cloud([2, 4, 3], [0, 1], size=300, seed=0)
+    same_chart(multinomial_figure(gamma, multinomial_profile([2, 4, 3], [0, 1], gamma), cloud["g"],
+                                  cloud["likelihood"], beta=0.15, interval=(0.35, 0.9), mle=2 / 3, title="t"))

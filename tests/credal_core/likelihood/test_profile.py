@@ -226,3 +226,62 @@ def test_profile_rejects_bad_alpha(alpha):
         p.alpha_cut(alpha)
     with pytest.raises(ValueError, match="alpha"):
         p.dominance(alpha)
+
+
+def _alpha_cut_before(p: PairProfile, alpha: float, num: int = 4001):
+    """PairProfile.alpha_cut as it was: one scalar bisection per end."""
+    from scipy.special import expit
+
+    from credal_core.likelihood.pairwise import log_ratio
+
+    if p._flat:
+        return 0.0, 1.0
+    curve = p.curve(num)
+    inside = np.flatnonzero(curve["likelihood"].to_numpy() >= alpha)
+    if inside.size == 0:
+        return float("nan"), float("nan")
+    u = curve["t"].to_numpy() + 0.5 * p._shift
+    ends = []
+    for i, j in ((inside[0], inside[0] - 1), (inside[-1], inside[-1] + 1)):
+        if j < 0 or j >= u.size:
+            ends.append(u[i])
+            continue
+        a, b = u[j], u[i]
+        for _ in range(60):
+            mid = 0.5 * (a + b)
+            if np.exp(p._log_lik([mid])[0] - p._top) >= alpha:
+                b = mid
+            else:
+                a = mid
+        ends.append(b)
+    with np.errstate(divide="ignore"):
+        post = expit(log_ratio(p._pc, np.zeros(2, dtype=int), np.array(ends), p._shift)[0])
+    return float(post[0]), float(post[1])
+
+
+def _profiles():
+    rng = np.random.default_rng(11)
+    cases = [(6, 2, [5], [1]), (6, 2, [5, 0], [1, 2]), (10, 3, [2, 7, 10], [3, 0, 1]), (0, 0, [0], [0]),
+             (4, 4, [0], [4]), (40, 13, [31, 2], [9, 13])]
+    for _ in range(12):
+        m = int(rng.integers(1, 5))
+        n_c, n_not = int(rng.integers(0, 60)), int(rng.integers(0, 60))
+        cases.append((n_c, n_not, rng.integers(0, n_c + 1, m).tolist(),
+                      rng.integers(0, n_not + 1, m).tolist()))
+    for n_c, n_not, c1, c2 in cases:
+        for include in (True, False):
+            yield PairProfile(n_c, n_not, c1, c2, include_instance=include)
+
+
+def test_alpha_cuts_of_a_grid_equal_the_scalar_bisections_exactly():
+    grid = [round(i / 100, 2) for i in range(101)]
+    for p in _profiles():
+        cuts = p.alpha_cuts(grid)
+        assert cuts.shape == (len(grid), 2)
+        for index in sorted({*range(0, 101, 6), 23, 50, 100}):     # the old code is slow: a sample
+            alpha, row = grid[index], cuts[index]
+            want = _alpha_cut_before(p, alpha)
+            np.testing.assert_array_equal(row, want)
+            np.testing.assert_array_equal(p.alpha_cut(alpha), want)
+    with pytest.raises(ValueError):
+        next(_profiles()).alpha_cuts([0.5, 1.5])
