@@ -24,6 +24,8 @@ navigation = st.navigation(
                 url_path="classifier_selection"),
         st.Page("pages/compare.py", title="Compare on your data", icon=":material/upload_file:",
                 url_path="compare"),
+        st.Page("pages/missing_values.py", title="Missing values", icon=":material/help_center:",
+                url_path="missing_values"),
     ],
 )
 navigation.run()

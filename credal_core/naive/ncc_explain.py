@@ -58,7 +58,11 @@ class DominanceExplanation:
     table : pandas.DataFrame
         One row per feature: its value, treatment, the counts of each side and its factor at the
         least favourable prior (1 for a feature left out); the factors times ``class_factor`` give
-        ``exp(log_ratio)``.
+        ``exp(log_ratio)``.  ``n(a, v)``, ``n(b, v)``: the observed counts of the value used;
+        ``n_j(a)``, ``n_j(b)``: the rows of each class that count for the feature (those where it is
+        present; every row when it is not MAR in training); ``n(b, v) used``: ``n(b, v)`` plus, when
+        the feature is not MAR in training, the missing cells ``m_j(b)`` (the top of the interval
+        ``[n(b, v), n(b, v) + m_j(b)]``); counts before the ε-contamination.
     """
 
     a: object
@@ -267,9 +271,12 @@ def explain_dominance(model: NCC, instance, a, b) -> DominanceExplanation:
                "missing m_j(a)": float(miss_a), "missing m_j(b)": float(miss_b),
                "n(b, v) used": np.nan, "factor": 1.0}
         if v is not None:
+            completed = pair.non_mar_training[j]         # every row counts; b's missing cells take v
+            n_a, n_b = (model.tables_.class_counts[[ia, ib]] if completed
+                        else (raw_a[:-1].sum(), raw_b[:-1].sum()))
             row.update({"n(a, v)": float(raw_a[v]), "n(b, v)": float(raw_b[v]),
-                        "n_j(a)": float(raw_a[:-1].sum()), "n_j(b)": float(raw_b[:-1].sum()),
-                        "n(b, v) used": float(pair.qb[j][v])})
+                        "n_j(a)": float(n_a), "n_j(b)": float(n_b),
+                        "n(b, v) used": float(raw_b[v] + (miss_b if completed and v < len(cats) else 0))})
             if blocked:                     # a zero count decides alone; the other factors do not matter
                 row["factor"] = 0.0 if pair.qa[j][v] <= 0 else np.nan
             else:
@@ -322,14 +329,16 @@ def nonmar_order(X: pd.DataFrame, instance: pd.DataFrame) -> list[str]:
     return first + then
 
 
-def treatment_sets(X: pd.DataFrame, y, instance: pd.DataFrame, *, s: float = 1.0) -> list[Treatment]:
+def treatment_sets(X: pd.DataFrame, y, instance: pd.DataFrame, *, s: float = 1.0,
+                   max_steps: int | None = None) -> list[Treatment]:
     """The instance's classes under each treatment of missing values, in teaching order.
 
     ``NBC (MAR)``: the Perks NBC with the same ``s`` (the NCC's precise counterpart, always in the
     MAR set); ``NCC, MAR``: missing values ignored; ``NCC, imputed``: every missing cell (training
     and instance) replaced by the training mode (paper 001; :class:`Preparation` ``"impute"``);
     then NCC2's conservative rule with the features of :func:`nonmar_order` declared not missing
-    at random (training and testing) one more at a time — sets that never shrink.
+    at random (training and testing) one more at a time — sets that never shrink (at most
+    ``max_steps`` of them: the first features of the order).
     """
     X = X.copy()
     X.columns = [str(c) for c in X.columns]
@@ -347,7 +356,7 @@ def treatment_sets(X: pd.DataFrame, y, instance: pd.DataFrame, *, s: float = 1.0
     out.append(Treatment("NCC, imputed (mode)", "impute", _members(imputed, filled), model=imputed,
                          instance=filled))
     declared = []
-    for name in nonmar_order(X, instance):
+    for name in nonmar_order(X, instance)[:max_steps]:
         declared.append(name)
         model = NCC(s=s, non_mar_training=list(declared), non_mar_testing=list(declared)).fit(X, y)
         out.append(Treatment(f"NCC, not MAR: {', '.join(declared)}", "conservative",

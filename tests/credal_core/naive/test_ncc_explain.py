@@ -166,7 +166,9 @@ def test_nonmar_training_uses_the_count_interval():
     row = e.table.set_index("feature").loc["outlook"]
     # yes keeps its observed sunny count; no gets its two missing cells on "sunny": [1, 1 + 2]
     assert (row["n(a, v)"], row["n(b, v)"], row["missing m_j(b)"], row["n(b, v) used"]) == (2, 1, 2, 3)
-    assert row["n_j(a)"] == 8 and row["n_j(b)"] == 3
+    assert row["n_j(a)"] == 9 and row["n_j(b)"] == 5                 # every row counts once completed
+    mar = explain_dominance(NCC(s=1.0).fit(X, y), instance, "yes", "no").table.set_index("feature")
+    assert mar.loc["outlook", ["n_j(a)", "n_j(b)", "n(b, v) used"]].tolist() == [8, 3, 1]
 
 
 def test_treatments_sets_grow_and_nbc_is_in_the_mar_set():
