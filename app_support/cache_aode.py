@@ -17,6 +17,7 @@ from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
 from app_support.figures_aode import (
     compression_figure,
+    fmt,
     posteriors_figure,
     text_table,
     weights_figure,
@@ -73,6 +74,22 @@ def aode_specs(epsilon: float) -> tuple[ClassifierSpec, ...]:
 
 
 # ---------------------------------------------------------------- one ε: models, tables, figures
+SPODE_COLUMNS = {"super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
+                 "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower",
+                 "pi_high": "π_j upper", "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
+                 "credal_feasible": "credal-feasible (upper > 0)"}
+PAIR_COLUMNS = {"a": "class a", "b": "class b", "bma_min_ratio": "BMA-AODE* min ratio",
+                "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
+                "comp_dominates": "a ≻ b (COMP*)", "comp_prior": "minimising prior (COMP*)"}
+
+
+def _pair_cell(value) -> str:
+    """A cell of the dominance table: a minimising prior (an array) as its values, else :func:`fmt`."""
+    if isinstance(value, np.ndarray):
+        return ", ".join(f"{v:.3f}" for v in value)
+    return fmt(value)
+
+
 @st.cache_data(show_spinner=False)
 def sample_rows(name: str) -> int:
     return len(cached_sample(name)[0])
@@ -144,12 +161,7 @@ def weights_view(name: str, n_train: int, epsilon: float) -> dict:
     figures, and the null model's log-likelihood.  Shared objects: read, never mutate."""
     bma, comp = fitted(name, n_train, epsilon)
     table = spode_table(bma, comp)
-    shown = table.rename(columns={
-        "super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
-        "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower", "pi_high": "π_j upper",
-        "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
-        "credal_feasible": "credal-feasible (upper > 0)"})
-    return {"table": table, "text": text_table(shown), "weights": weights_figure(table),
+    return {"table": table, "text": text_table(table, SPODE_COLUMNS), "weights": weights_figure(table),
             "compression": compression_figure(table), "null_ll": float(comp.null_log_likelihood_)}
 
 
@@ -179,16 +191,10 @@ def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
     bma, comp = fitted(name, n_train, epsilon)
     x = codes[row:row + 1]
     info = instance_explanation(bma, comp, x)
-    pairs = info["pairs"].copy()
-    pairs["comp_prior"] = [("—" if p is None else ", ".join(f"{v:.3f}" for v in p))
-                           for p in pairs["comp_prior"]]
-    pairs = pairs.rename(columns={"a": "class a", "b": "class b", "bma_min_ratio": "BMA-AODE* min ratio",
-                                  "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
-                                  "comp_dominates": "a ≻ b (COMP*)",
-                                  "comp_prior": "minimising prior (COMP*)"})
     proba_comp = comp.predict_proba(x)[0]
     parts = _instance_parts(name, n_train, row)
-    return {"instance": parts["instance"], "truth": parts["truth"], "pairs": text_table(pairs),
+    return {"instance": parts["instance"], "truth": parts["truth"],
+            "pairs": text_table(info["pairs"], PAIR_COLUMNS, _pair_cell),
             "posteriors": parts["posteriors"], "bma_set": info["bma_set"], "comp_set": info["comp_set"],
             "bma": parts["bma"],
             "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}

@@ -94,6 +94,10 @@ def fmt(value) -> str:
     return str(value)
 
 
-def text_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every cell of ``frame`` as :func:`fmt` text (what the page's tables show)."""
-    return frame.apply(lambda col: col.map(fmt))
+def text_table(frame: pd.DataFrame, names: dict | None = None, cell=fmt) -> pd.DataFrame:
+    """Every cell of ``frame`` as ``cell`` text (default :func:`fmt`: what the page's tables show),
+    columns renamed by ``names`` (old → new, others kept); one list per column (the cells are few:
+    pandas' per-column machinery would cost more than the formatting)."""
+    names = names or {}
+    columns = {names.get(col, col): [cell(v) for v in frame[col].tolist()] for col in frame.columns}
+    return pd.DataFrame(columns, index=frame.index)

@@ -11,7 +11,7 @@ import pytest
 
 import app_support.cache_aode as cache
 from app_support.data import load_sample
-from app_support.figures_aode import compression_figure, shared_figure, text_table, weights_figure
+from app_support.figures_aode import compression_figure, fmt, shared_figure, text_table, weights_figure
 from credal_core.aode.summary import instance_explanation, spode_table
 from credal_core.experiments.compare import compare_classifiers, summarise_comparison
 
@@ -107,8 +107,11 @@ def test_every_epsilon_of_the_slider_gives_the_models_of_a_direct_fit(name, n_tr
         got = cache.fitted(name, n_train, epsilon)
         for g, w in zip(got, want):
             _same_attributes(g, w)
-        table, direct = cache.weights_view(name, n_train, epsilon)["table"], spode_table(*want)
-        pd.testing.assert_frame_equal(table, direct)
+        view, direct = cache.weights_view(name, n_train, epsilon), spode_table(*want)
+        pd.testing.assert_frame_equal(view["table"], direct)
+        assert list(view["text"].columns) == [cache.SPODE_COLUMNS[c] for c in direct.columns]
+        cells = direct.astype(object).to_numpy()
+        assert view["text"].to_numpy().tolist() == [[fmt(v) for v in row] for row in cells]
 
 
 @pytest.mark.parametrize("name,n_train,epsilon", [("synthetic_nb", 300, 0.01), ("synthetic_nb", 12, 0.057),
@@ -124,6 +127,7 @@ def test_the_instance_view_is_that_of_a_direct_fit_on_the_text_values(name, n_tr
         pairs["comp_prior"] = [("—" if p is None else ", ".join(f"{v:.3f}" for v in p))
                                for p in pairs["comp_prior"]]
         assert view["pairs"].to_numpy().tolist() == text_table(pairs).to_numpy().tolist()
+        assert list(view["pairs"].columns) == [cache.PAIR_COLUMNS[c] for c in pairs.columns]
         assert view["bma_set"] == info["bma_set"] and view["comp_set"] == info["comp_set"]
         for key, model in (("bma", bma), ("comp", comp)):
             proba = model.predict_proba(x)[0]
@@ -163,3 +167,17 @@ def test_declared_figures_send_what_plotly_validates():
     view = cache.instance_view("synthetic_nb", 40, 0.02, 3)
     for fig in (weights_figure(table), compression_figure(table), view["posteriors"]):
         assert _sent(fig) == _sent(fig.validated())
+
+
+def test_text_table_formats_every_cell_as_fmt_does():
+    view = cache.instance_view("weather", 14, 0.05, 2)
+    tables = [cache.weights_view("synthetic_nb", 50, 0.03)["table"],
+              pd.DataFrame({"a": [0.12345, np.nan, None], "b": [True, False, True], "c": [1, 2, 3],
+                            "d": ["x", None, "z"]}, index=[5, 6, 7])]
+    for frame in tables:
+        got = text_table(frame)
+        assert got.index.equals(frame.index) and list(got.columns) == list(frame.columns)
+        for col in frame.columns:
+            assert got[col].tolist() == [fmt(v) for v in frame[col].astype(object)]
+    assert text_table(tables[1]).loc[6].tolist() == ["—", "no", "2", "—"]
+    assert "nan" not in view["pairs"].to_string().lower()
