@@ -50,9 +50,11 @@ def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) 
     layout = dict(
         shapes=shapes,
         xaxis=dict(tickmode="array", tickvals=list(range(len(labels))), ticktext=x_ticks, side="top",
-                   range=[-0.5, len(labels) - 0.5], showgrid=False, zeroline=False, fixedrange=True),
+                   range=[-0.5, len(labels) - 0.5], showgrid=False, zeroline=False, fixedrange=True,
+                   tickfont=dict(size=15)),
         yaxis=dict(tickmode="array", tickvals=list(range(len(rows))), ticktext=rows,
-                   range=[len(rows) - 0.5, -0.5], showgrid=False, zeroline=False, fixedrange=True),
+                   range=[len(rows) - 0.5, -0.5], showgrid=False, zeroline=False, fixedrange=True,
+                   tickfont=dict(size=15)),
         height=110 + 46 * len(rows), margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white",
     )
     return go.Figure(data=[points], layout=layout)

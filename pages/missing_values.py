@@ -113,7 +113,7 @@ missing = i2.multiselect("Features missing in the instance", features, key=KEY +
                          on_change=on_change, help="These values of the row are blanked before it is "
                          "classified; their order is the order in which they are declared not MAR below.")
 s = i3.slider("s (hidden instances of the IDM)", 0.1, 10.0, step=0.1, key=KEY + "s", on_change=on_change)
-leave_out = i3.toggle("Leave the row out of the training data", key=KEY + "loo", on_change=on_change)
+leave_out = i1.toggle("Leave the row out of training", key=KEY + "loo", on_change=on_change)
 s = STATE["s"].parse(str(s))
 try:
     view = scenario(data_key, X, y, row=row - 1, missing=tuple(f for f in features if f in missing),
@@ -170,9 +170,9 @@ valid("b", [c for c in labels if c != st.session_state[KEY + "a"]])
 a = c2.selectbox("Class a (does it dominate…)", labels, key=KEY + "a", on_change=on_change)
 b = c3.selectbox("…class b?", [c for c in labels if c != a], key=KEY + "b", on_change=on_change)
 e = explain_dominance(chosen.model, chosen.instance, classes[labels.index(a)], classes[labels.index(b)])
-table = e.table.rename(columns={"n(a, v)": f"n({a}, v)", "n_j(a)": f"n_j({a})", "n(b, v)": f"n({b}, v)",
-                                "n_j(b)": f"n_j({b})", "missing m_j(a)": f"missing ({a})",
-                                "missing m_j(b)": f"missing ({b})", "n(b, v) used": f"N_B({b}, v) used"})
+table = e.table.drop(columns=["training missing", "missing m_j(a)"]).rename(columns={
+    "n(a, v)": f"n({a}, v)", "n_j(a)": f"n_j({a})", "n(b, v)": f"n({b}, v)", "n_j(b)": f"n_j({b})",
+    "missing m_j(b)": f"missing ({b})", "n(b, v) used": f"N_B({b}, v) used"})
 st.dataframe(table.astype({"instance": str, "value used": str}), hide_index=True, key="mv_counts",
              column_config={"factor": st.column_config.NumberColumn("factor at the worst prior",
                                                                     format="%.4f")})

@@ -260,6 +260,8 @@ def explain_dominance(model: NCC, instance, a, b) -> DominanceExplanation:
                          else "missing, MAR: left out (factor 1)")
         else:
             treatment = "observed"
+        if pair.non_mar_training[j] and j not in single and not absent[j]:
+            treatment += "; not MAR in training"
         v = full.get(j)
         shown = cats[v] if v is not None and v < len(cats) else (value if v is not None else None)
         raw_a, raw_b = pair.raw[j]

@@ -11,7 +11,7 @@ Why it exists: Streamlit's frontend loads a Material icon favicon
 app.py avoids that with a ``page_icon`` of its own in ``st.set_page_config`` (an emoji, sent as an inline
 ``data:`` SVG; an image file of the repository would be served from the app's ``/media/`` endpoint): a
 favicon set there takes precedence over the pages' icons, which still show in the navigation (drawn with
-the Material Symbols font bundled with Streamlit). Without it this test lists the seven favicon URLs.
+the Material Symbols font bundled with Streamlit). Without it this test lists the eight favicon URLs.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ PAGES = {
     "aode_weights": "AODE compression weights",
     "classifier_selection": "Classifier selection",
     "compare": "Compare on your data",
+    "missing_values": "Missing values",
 }
 LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
 FIX = ("app.py must give st.set_page_config a locally served page_icon (an emoji, or an image file of the "

@@ -1,0 +1,50 @@
+"""Real-browser test of the page "Missing values": `streamlit run app.py` + Playwright driving chromium.
+
+The default link is the lecture's scenario (weather, every sunny outlook hidden in training, row 8 with its
+outlook missing): the grid must show the MAR rows answering "yes" alone and the conservative row both
+classes; switching the mechanism to "at random" must rewrite the link.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+
+pytestmark = pytest.mark.browser
+sync_api = playwright_or_skip()
+
+GRID = "el => ({rows: el.layout.yaxis.ticktext, text: el.data[0].text})"
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    with streamlit_app("streamlit_missing_values.log") as url:
+        yield url + "missing_values"
+
+
+def test_missing_values_page_in_chromium(page_url):
+    expect = sync_api.expect
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 3000})
+        page.goto(page_url, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Missing values", exact=True)).to_be_visible(timeout=60_000)
+        chart = page.locator(".js-plotly-plot").first
+        expect(chart).to_be_visible(timeout=30_000)
+        grid = chart.evaluate(GRID)
+        assert grid["rows"] == ["NBC (MAR)", "NCC, MAR (ignore)", "NCC, imputed (mode)",
+                                "NCC, not MAR: outlook"]
+        # columns "no", "yes": the MAR rows return "yes" alone, the conservative row both classes
+        assert grid["text"][:4] == ["", "✓", "", "✓"] and grid["text"][6:] == ["✓", "✓"]
+        expect(page.get_by_text("does not dominate").first).to_be_visible()
+        expect(page.locator(".katex").first).to_be_visible()
+        assert page.get_by_test_id("stException").count() == 0
+
+        page.wait_for_timeout(500)             # the chart's last redraw, for the screenshot
+        page.screenshot(path=str(OUTPUT / "missing_values.png"), full_page=True)
+
+        page.get_by_text("at random (MCAR)", exact=True).click()
+        expect(page).to_have_url(re.compile(r"[?&]mech=mcar(&|$)"), timeout=15_000)
+        expect(page.get_by_role("heading", name="Missing values", exact=True)).to_be_visible()
+        expect(page.get_by_test_id("stException")).to_have_count(0)
