@@ -362,11 +362,14 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80, verdicts=
     side = np.concatenate([np.full(np.isfinite(sides_lo[:, s]).sum(), s) for s in (0, 1)])
     lo = np.concatenate([sides_lo[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
     hi = np.concatenate([sides_hi[np.isfinite(sides_lo[:, s]), s] for s in (0, 1)])
+    # the values at each cell's ends; a split cell's halves share its ends and its midpoint, so
+    # each round evaluates only the new midpoints
+    at_lo, at_hi = _cell_ends(pc, item, lo), _cell_ends(pc, item, hi)
     for _ in range(rounds):
         if item.size == 0:
             return
-        psi_lo_g, dpsi_lo_g, lg_lo, lpa_lo, lpb_lo = _cell_ends(pc, item, lo)
-        psi_hi_g, dpsi_hi_g, lg_hi, lpa_hi, lpb_hi = _cell_ends(pc, item, hi)
+        psi_lo_g, dpsi_lo_g, lg_lo, lpa_lo, lpb_lo = at_lo
+        psi_hi_g, dpsi_hi_g, lg_hi, lpa_hi, lpb_hi = at_hi
         psi_lo, psi_hi = psi_lo_g.sum(axis=1), psi_hi_g.sum(axis=1)
         # ψ: group 0 increases; groups 1-4 are monotone either way.
         rng_hi = psi_hi_g[:, 0] + np.maximum(psi_lo_g[:, 1:], psi_hi_g[:, 1:]).sum(axis=1)
@@ -422,6 +425,9 @@ def _max_with_instance(pc, sides_lo, sides_hi, best, where, rounds=80, verdicts=
             split &= ~verdicts.known[item]
         mid = 0.5 * (lo + hi)
         keep = np.flatnonzero(split)
+        at_mid = _cell_ends(pc, item[keep], mid[keep])
+        at_lo = tuple(np.concatenate([x[keep], y]) for x, y in zip(at_lo, at_mid))
+        at_hi = tuple(np.concatenate([y, x[keep]]) for x, y in zip(at_hi, at_mid))
         item = np.concatenate([item[keep], item[keep]])
         side = np.concatenate([side[keep], side[keep]])
         lo, hi = np.concatenate([lo[keep], mid[keep]]), np.concatenate([mid[keep], hi[keep]])
