@@ -47,4 +47,5 @@ MISSING_COUNTS = (
     "N_j(c): rows of class c where feature j is present). A feature missing under MAR leaves the product; "
     "a missing value declared not MAR takes the **least favourable value**; a feature not MAR in training "
     "gives b every one of its missing cells on the instance's value — the top of the interval "
-    "[observed, observed + missing] — and a its observed count.")
+    "[observed, observed + missing] — and a its observed count. The values a hidden cell may take are "
+    "those seen in training: hide every *sunny* and *sunny* is no longer one of them.")

@@ -40,13 +40,19 @@ def valid(name: str, options: list, fallback=None):
 
 
 def on_data_change() -> None:
-    """A new data set: its first row, its first feature blanked and hidden, the other choices reset."""
+    """A new data set: the lecture's scenario for the weather data; otherwise the first row with its first
+    feature blanked and nothing hidden in training."""
     for name in ("hval", "a", "b", "tr"):
         st.session_state.pop(KEY + name, None)
     data = st.session_state[KEY + "data"]
-    first = [] if data == UPLOAD else [str(cached_sample(data)[0].columns[0])]
-    st.session_state[KEY + "row"], st.session_state[KEY + "missing"] = 1, first
-    st.session_state[KEY + "hfeat"] = first[0] if first else ""
+    if data == "weather":
+        for name in ("row", "missing", "hide", "mech", "hfeat", "hval"):
+            default = STATE[name].default
+            st.session_state[KEY + name] = list(default) if isinstance(default, tuple) else default
+    else:
+        first = [] if data == UPLOAD else [str(cached_sample(data)[0].columns[0])]
+        st.session_state[KEY + "row"], st.session_state[KEY + "missing"] = 1, first
+        st.session_state[KEY + "hfeat"], st.session_state[KEY + "hide"] = (first or [""])[0], 0.0
     on_change()
 
 
@@ -91,6 +97,8 @@ data_col.caption(f"{len(X)} rows, {len(features)} features, classes: "
 with hide_col:
     st.markdown("**Hide training cells** (to see each treatment under a known mechanism)")
     h1, h2 = st.columns(2)
+    if st.session_state.get(KEY + "hfeat") not in features:    # a link or an upload without this feature
+        st.session_state[KEY + "hide"] = 0.0
     valid("hfeat", features)
     hide_feature = h1.selectbox("Feature", features, key=KEY + "hfeat", on_change=on_change)
     mechanism = h1.radio("Mechanism", tuple(MECHANISMS), format_func=MECHANISMS.get, key=KEY + "mech",

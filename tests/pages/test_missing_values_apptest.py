@@ -97,6 +97,12 @@ def test_widgets_write_the_link_and_a_new_data_set_resets_the_instance():
     assert at.multiselect(key="mv_missing").value == ["color"] and at.number_input(key="mv_row").value == 1
     assert at.query_params.get("data") == "balloons" and at.query_params.get("missing") == "color"
     assert list(summary(at).index)[-1] == "NCC, not MAR: color"
+    assert at.slider(key="mv_hide").value == 0.0 and at.query_params.get("hide") == "0"   # nothing hidden
+    at.selectbox(key="mv_data").set_value("weather").run()                      # back to the lecture's case
+    assert at.number_input(key="mv_row").value == 8 and at.slider(key="mv_hide").value == 1.0
+    assert (at.radio(key="mv_mech").value, at.selectbox(key="mv_hfeat").value,
+            at.selectbox(key="mv_hval").value) == ("mnar", "outlook", "sunny")
+    assert at.slider(key="mv_s").value == 2.5                                  # s is kept
 
 
 def test_a_broken_link_falls_back_without_an_error():
@@ -104,6 +110,7 @@ def test_a_broken_link_falls_back_without_an_error():
                    "tr": "12", "a": "x", "b": "x"})
     assert not at.error
     assert at.number_input(key="mv_row").value == 1 and at.multiselect(key="mv_missing").value == ["a1"]
+    assert at.slider(key="mv_hide").value == 0.0            # the link's feature is not in monks1
     assert at.selectbox(key="mv_a").value != at.selectbox(key="mv_b").value
 
 
