@@ -178,16 +178,16 @@ valid("b", [c for c in labels if c != st.session_state[KEY + "a"]])
 a = c2.selectbox("Class a (does it dominate…)", labels, key=KEY + "a", on_change=on_change)
 b = c3.selectbox("…class b?", [c for c in labels if c != a], key=KEY + "b", on_change=on_change)
 e = explain_dominance(chosen.model, chosen.instance, classes[labels.index(a)], classes[labels.index(b)])
-table = e.table.drop(columns=["training missing", "missing m_j(a)"]).rename(columns={
+table = e.table.drop(columns=["instance", "training missing", "missing m_j(a)"]).rename(columns={
     "n(a, v)": f"n({a}, v)", "n_j(a)": f"n_j({a})", "n(b, v)": f"n({b}, v)", "n_j(b)": f"n_j({b})",
-    "missing m_j(b)": f"missing ({b})", "n(b, v) used": f"N_B({b}, v) used"})
-st.dataframe(table.astype({"instance": str, "value used": str}), hide_index=True, key="mv_counts",
-             column_config={"factor": st.column_config.NumberColumn("factor at the worst prior",
-                                                                    format="%.4f")})
+    "missing m_j(b)": f"missing ({b})", "n(b, v) used": f"N_B({b}, v)"})
+st.dataframe(table.astype({"value used": str}), hide_index=True, key="mv_counts",
+             column_config={"treatment": st.column_config.TextColumn(width="medium"),
+                            "factor": st.column_config.NumberColumn("factor at x*", format="%.4f")})
 if e.log_ratio == float("-inf"):
     why = "a zero count n(a, v) makes the ratio 0 under the least favourable prior"
 else:
-    why = (f"the least favourable prior gives {e.x_star:.3f} of s to {plain(b)}; class factor "
+    why = (f"the least favourable prior gives x* = {e.x_star:.3f} of s to {plain(b)}; class factor "
            f"{e.class_factor:.4f} × the feature factors = **{e.ratio:.4f}**")
 completion = ", ".join(f"{plain(f)} = {plain(v)}" for f, v in e.completion.items())
 st.markdown(f"Under **{plain(chosen.name)}**: {why}"

@@ -252,16 +252,15 @@ def explain_dominance(model: NCC, instance, a, b) -> DominanceExplanation:
         code = codes[j]
         value = frame.iloc[0, j]
         if j in single:
-            treatment = "one value in training: factor 1"
+            treatment = "one value in training (factor 1)"
         elif code == MISSING and j in completion:
-            treatment = "missing, not MAR: least favourable value"
+            treatment = "missing, not MAR: worst value"
         elif code == MISSING:
-            treatment = ("missing in every training row: left out" if absent[j]
-                         else "missing, MAR: left out (factor 1)")
+            treatment = "never present in training" if absent[j] else "missing, MAR: left out"
         else:
             treatment = "observed"
         if pair.non_mar_training[j] and j not in single and not absent[j]:
-            treatment += "; not MAR in training"
+            treatment += "; training not MAR"
         v = full.get(j)
         shown = cats[v] if v is not None and v < len(cats) else (value if v is not None else None)
         raw_a, raw_b = pair.raw[j]
