@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "tests" / "browser" / "output"
 TARGET = ROOT / "docs" / "screenshots"
 PAGES = ("home", "profile_likelihood", "intervals_vs_n", "determinacy_curves", "aode_weights",
-         "classifier_selection", "compare")
+         "classifier_selection", "compare", "missing_values")
 WIDTH, TOP = 1000, 2000          # output width; page height kept (pixels of the 1400-wide screenshot)
 
 
