@@ -97,7 +97,8 @@ def fmt(value) -> str:
 def text_table(frame: pd.DataFrame, names: dict | None = None, cell=fmt) -> pd.DataFrame:
     """Every cell of ``frame`` as ``cell`` text (default :func:`fmt`: what the page's tables show),
     columns renamed by ``names`` (old → new, others kept); one list per column (the cells are few:
-    pandas' per-column machinery would cost more than the formatting)."""
+    pandas' per-column machinery would cost more than the formatting), kept as Python strings
+    (``object``: pandas' Arrow-backed text columns cost more to build than the table is worth)."""
     names = names or {}
     columns = {names.get(col, col): [cell(v) for v in frame[col].tolist()] for col in frame.columns}
-    return pd.DataFrame(columns, index=frame.index)
+    return pd.DataFrame(columns, index=frame.index, dtype=object)

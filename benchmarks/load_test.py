@@ -841,8 +841,8 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
     """One student per page: CPU seconds of the server tree per slider rerun, idle CPU subtracted."""
     pages = [p for p in args.pages.split(",") if p]
     rows = []
-    print(f"{'page':<22} {'widget':<44} {'cpu/rerun s':>11} {'max s':>7} {'wall p50 s':>10} {'KB/rerun':>9}",
-          flush=True)
+    print(f"{'page':<22} {'widget':<44} {'cpu/rerun s':>11} {'max s':>7} {'idle s/s':>8} {'wall p50 s':>10} "
+          f"{'KB/rerun':>9}", flush=True)
     for name in pages:
         spec = PAGES[name]
         student = Student(url, args.timeout)
@@ -850,10 +850,12 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
             await student.open(spec.url_path, spec.query)
             widget = student.find_for(spec)
             label = widget.proto.label
-            # idle rate of the tree (websocket pings, HAProxy checks), subtracted from every reading
-            await asyncio.sleep(args.settle)
+            # idle rate of the tree (websocket pings, HAProxy checks), subtracted from every reading; it is
+            # measured after the first render has settled, over long enough a time for the clock-tick
+            # resolution of /proc's CPU times (10 ms) to be small beside it, and reported
+            await asyncio.sleep(max(args.settle, 1.0))
             idle0, t0 = tree.cpu_seconds(), time.perf_counter()
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(args.idle)
             idle_rate = (tree.cpu_seconds() - idle0) / (time.perf_counter() - t0)
             cpus, walls, sizes = [], [], []
             direction = 1
@@ -874,17 +876,18 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
                 sizes.append(student.bytes_received - before_bytes)
                 widget = student.find_for(spec)
             row = {"page": name, "widget": label, "cpu_per_rerun_s": sum(cpus) / len(cpus),
-                   "cpu_max_s": max(cpus), "wall_p50_s": quantile(walls, 0.5),
+                   "cpu_max_s": max(cpus), "cpu_each_s": [round(c, 4) for c in cpus],
+                   "idle_cpu_per_s": idle_rate, "wall_p50_s": quantile(walls, 0.5),
                    "kb_per_rerun": sum(sizes) / len(sizes) / 1024, "errors": student.errors[:5]}
         except Exception as problem:
             row = {"page": name, "widget": "", "cpu_per_rerun_s": math.nan, "cpu_max_s": math.nan,
-                   "wall_p50_s": math.nan, "kb_per_rerun": math.nan,
+                   "idle_cpu_per_s": math.nan, "wall_p50_s": math.nan, "kb_per_rerun": math.nan,
                    "errors": [*student.errors[:4], repr(problem)[:300]]}
         finally:
             await student.close()
         rows.append(row)
         print(f"{name:<22} {row['widget'][:44]:<44} {row['cpu_per_rerun_s']:11.3f} {row['cpu_max_s']:7.3f} "
-              f"{row['wall_p50_s']:10.3f} {row['kb_per_rerun']:9.1f}"
+              f"{row['idle_cpu_per_s']:8.4f} {row['wall_p50_s']:10.3f} {row['kb_per_rerun']:9.1f}"
               + (f"   errors: {row['errors'][0]}" if row["errors"] else ""), flush=True)
     return rows
 
@@ -999,6 +1002,8 @@ def parse_args(argv=None):
     cpu.add_argument("--reruns", type=int, default=10)
     cpu.add_argument("--settle", type=float, default=0.5,
                      help="seconds after each run before reading the CPU (default 0.5)")
+    cpu.add_argument("--idle", type=float, default=3.0,
+                     help="seconds over which the idle CPU rate is measured before the moves (default 3)")
     cpu.add_argument("--max-cpu", type=float, help="exit 1 when a page's mean CPU per rerun (s) is above")
     args = parser.parse_args(argv)
     args.post_script_gc = {"config": None, "on": True, "off": False}[args.post_script_gc]
