@@ -87,28 +87,31 @@ def bma_min_ratio(post: np.ndarray, weights: np.ndarray, epsilon: float) -> np.n
     return (num / den).min(axis=3)
 
 
-def _water_fill(c: np.ndarray, epsilon: float, total: float) -> np.ndarray:
-    """Minimising y where some c_j < 0 (closed-form water-filling; see the module doc)."""
-    k = c.shape[-1]
+def _water_fill(c: np.ndarray, epsilon: float, total: float, axis: int = -1) -> np.ndarray:
+    """Minimising y where some c_j < 0 (closed-form water-filling; see the module doc).
+
+    The SPODEs lie along ``axis`` of ``c`` (any axis: the same operations, value for value)."""
+    k = c.shape[axis]
     w = np.maximum(-c, 0.0)                                     # weights of the water-filling part
-    order = -np.sort(-w, axis=-1)                               # descending
-    m = np.arange(1, k + 1)
-    lam = np.cumsum(order, axis=-1) / (total - epsilon * (k - m))
+    order = -np.sort(-w, axis=axis)                             # descending
+    shape = [1] * c.ndim
+    shape[axis] = k
+    m = np.arange(1, k + 1).reshape(shape)
+    lam = np.cumsum(order, axis=axis) / (total - epsilon * (k - m))
     valid = (order > epsilon * lam) & (order > 0)
-    m_star = valid.sum(axis=-1, keepdims=True)                  # valid is a prefix (see module doc)
-    has_neg = m_star[..., 0] > 0
-    lam_star = np.take_along_axis(lam, np.maximum(m_star - 1, 0), axis=-1)
+    m_star = valid.sum(axis=axis, keepdims=True)                # valid is a prefix (see module doc)
+    lam_star = np.take_along_axis(lam, np.maximum(m_star - 1, 0), axis=axis)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.maximum(epsilon, np.where(has_neg[..., None], w / lam_star, epsilon))
+        return np.maximum(epsilon, np.where(m_star > 0, w / lam_star, epsilon))
 
 
-def _vertex(c: np.ndarray, epsilon: float, total: float, equality: bool) -> np.ndarray:
+def _vertex(c: np.ndarray, epsilon: float, total: float, equality: bool, axis: int = -1) -> np.ndarray:
     """Minimising y where every c_j >= 0: the smallest c at the top (equality) or all at epsilon."""
-    k = c.shape[-1]
+    k = c.shape[axis]
     y = np.full(c.shape, epsilon)
     if equality:
-        top = np.argmin(c, axis=-1)[..., None]
-        np.put_along_axis(y, top, total - epsilon * (k - 1), axis=-1)
+        top = np.expand_dims(np.argmin(c, axis=axis), axis)
+        np.put_along_axis(y, top, total - epsilon * (k - 1), axis=axis)
     return y
 
 
@@ -136,21 +139,33 @@ def comp_dominance(post: np.ndarray, base: np.ndarray, epsilon: float, total: fl
     solved on its own rows with the formulas of :func:`comp_inner_min`.
     """
     n, k, n_classes = post.shape
-    score = np.einsum("nkc,k->nc", post, base + np.log(total / k))     # s_c: (n, C)
+    # SPODE-major (k, n C): every operation below runs along the long axis of pairs, not along k
+    by_spode = np.ascontiguousarray(np.transpose(post, (1, 0, 2))).reshape(k, n * n_classes)
+    score = np.einsum("km,k->m", by_spode, base + np.log(total / k)).reshape(n, n_classes)   # s_c
     todo = score[:, :, None] > score[:, None, :]
     out = np.zeros((n, n_classes, n_classes), dtype=bool)
     if not todo.any():
         return out
-    i, a, b = np.nonzero(todo)
-    by_class = np.swapaxes(post, 1, 2)                                 # (n, C, k)
-    pa, pb = by_class[i, a], by_class[i, b]                            # (m, k)
+    cell = np.flatnonzero(todo)                                        # i C² + a C + b
+    pa = by_spode.take(cell // n_classes, axis=1)                      # column i C + a: (k, m)
+    pb = by_spode.take((cell // (n_classes * n_classes)) * n_classes + cell % n_classes, axis=1)
     c = pa - pb
-    has_neg = (c < 0).any(axis=-1)
-    y = np.empty_like(c)
-    y[has_neg] = _water_fill(c[has_neg], epsilon, total)
-    y[~has_neg] = _vertex(c[~has_neg], epsilon, total, equality)
-    logs = base + np.log(y)
-    out[i, a, b] = np.sum(c * logs, axis=-1) > REL_TIE * np.sum((pa + pb) * np.abs(logs), axis=-1)
+    has_neg = (c < 0).any(axis=0)
+    if has_neg.all():
+        y = _water_fill(c, epsilon, total, axis=0)
+    elif not has_neg.any():
+        y = _vertex(c, epsilon, total, equality, axis=0)
+    else:
+        y = np.empty_like(c)
+        y[:, has_neg] = _water_fill(c[:, has_neg], epsilon, total, axis=0)
+        y[:, ~has_neg] = _vertex(c[:, ~has_neg], epsilon, total, equality, axis=0)
+    logs = np.log(y)
+    logs += base[:, None]
+    pa += pb                                                           # the scale's weights
+    c *= logs
+    np.abs(logs, out=logs)
+    logs *= pa
+    out.ravel()[cell] = c.sum(axis=0) > REL_TIE * logs.sum(axis=0)
     return out
 
 

@@ -20,18 +20,18 @@ import warnings
 from collections import OrderedDict
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import check_number, natural_dtype
-from ..data.counts import CountTables, check_categories_policy, check_labels
+from ..data.counts import CountTables, check_categories_policy
 from ._spode import SpodeTables, log_normalise, log_weighted_mean, table_bytes
 
 __all__ = ["SpodeEnsemble", "shared_spode_tables"]
 
-# Instances per predict block: the (n, k, C) work arrays of one block stay small.
-_PREDICT_ROWS = 65_536
+# Cells (instances x SPODEs x classes) per predict block: the (C, k, rows) work arrays of one block
+# stay in cache (2 MiB each); larger blocks measured up to 1.5x slower, memory-bound.
+_PREDICT_CELLS = 2 ** 18
 
 # Models of the family fitted on the same rows (the compare page fits five per fold) share one
 # SpodeTables and one set of in-sample posteriors: a few small entries, keyed by a digest of the
@@ -44,16 +44,19 @@ _SHARED_LOCK = threading.Lock()
 
 def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_posteriors):
     """(SpodeTables, in-sample log posteriors or None) for these data, computed once and shared."""
-    key = hashlib.blake2b(repr((codes.shape, codes.dtype.str, n_classes, list(map(int, n_values)),
-                                estimator, float(m))).encode() + codes.tobytes() + y_codes.tobytes(),
-                          digest_size=20).digest()
-    with _SHARED_LOCK:
-        entry = _SHARED.get(key)
-        if entry is not None:
-            _SHARED.move_to_end(key)
+    entry = key = None
+    if _SHARED_ENTRIES > 0:         # sharing on: look the data up (a digest of every code)
+        key = hashlib.blake2b(repr((codes.shape, codes.dtype.str, n_classes, list(map(int, n_values)),
+                                    estimator, float(m))).encode()
+                              + np.ascontiguousarray(codes.T).tobytes() + y_codes.tobytes(),
+                              digest_size=20).digest()
+        with _SHARED_LOCK:
+            entry = _SHARED.get(key)
+            if entry is not None:
+                _SHARED.move_to_end(key)
     if entry is None:
         entry = [SpodeTables(codes, y_codes, n_classes, n_values, estimator=estimator, m=m), None]
-        if table_bytes(n_classes, n_values) <= _SHARE_MAX_BYTES:
+        if key is not None and table_bytes(n_classes, n_values) <= _SHARE_MAX_BYTES:
             with _SHARED_LOCK:
                 _SHARED[key] = entry
                 while len(_SHARED) > _SHARED_ENTRIES:
@@ -101,7 +104,8 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         ``max_table_bytes`` (checked before anything large is allocated).
         """
         self._validate_params()
-        tables = CountTables.from_data(X, y, classes=classes, categories=getattr(self, "categories", "seen"))
+        tables, codes, y_codes = CountTables.count_and_encode(X, y, classes=classes,
+                                                              categories=getattr(self, "categories", "seen"))
         if len(tables.classes) < 2:
             raise ValueError(f"y has only one class ({tables.classes[0]!r}) in "
                              f"{int(tables.class_counts.sum())} sample(s); a classifier needs at least "
@@ -120,9 +124,6 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
             names = [str(n) for n in tables.feature_names[absent]]
             warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
                           "information and are left out of every prediction", UserWarning, stacklevel=2)
-        codes = tables.encode(X, who=type(self).__name__)
-        labels = check_labels(y, codes.shape[0])
-        y_codes = pd.Index(tables.classes).get_indexer(labels)
         estimator, m = self._estimator()
         self.spodes_, log_post = shared_spode_tables(codes, y_codes, len(tables.classes), n_values, estimator,
                                                      m, self._needs_training_posteriors)
@@ -167,18 +168,21 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         value underflows to 0 are recomputed in log space, so no finite log probability becomes
         ``-inf``.
         """
-        out = np.empty((codes.shape[0], len(self.classes_)))
+        n_classes, k = len(self.classes_), codes.shape[1]
+        out = np.empty((codes.shape[0], n_classes))
         joint = self._combine() == "joint"
-        for start in range(0, codes.shape[0], _PREDICT_ROWS):
-            part = codes[start:start + _PREDICT_ROWS]
+        rows = max(1, _PREDICT_CELLS // (n_classes * k))
+        for start in range(0, codes.shape[0], rows):
+            part = codes[start:start + rows]
             usable = self._usable(part).T                                             # (k, n)
             weights = self.weights_[:, None] * usable
-            log_joint = self.spodes_.log_joint_ckn(part)                              # (C, k, n)
-            top = log_joint.max(axis=0)                                               # (k, n)
+            terms = self.spodes_.log_joint_ckn(part)                                  # (C, k, n)
+            top = terms.max(axis=0)                                                   # (k, n)
             if joint:       # one shift per instance: the largest joint of a usable SPODE
                 top = np.where(usable, top, -np.inf).max(axis=0)
                 top = np.where(np.isfinite(top), top, 0.0)
-            terms = np.exp(log_joint - top)
+            terms -= top
+            np.exp(terms, out=terms)
             if not joint:
                 terms /= terms.sum(axis=0)                                            # posteriors
             pooled = np.einsum("kn,ckn->cn", weights, terms)
@@ -187,12 +191,12 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
                 pooled = np.log(pooled)
             redo = ~none & ~np.isfinite(pooled).all(axis=0)
             if redo.any():                   # underflow: the same pool in log space
-                logs = log_joint[:, :, redo]
+                logs = self.spodes_.log_joint_ckn(part[redo])
                 pooled[:, redo] = log_weighted_mean(logs if joint else log_normalise(logs, axis=0),
                                                     weights[:, redo])
             if none.any():                   # no SPODE can speak: Weka's naive Bayes fallback
                 pooled[:, none] = self.spodes_.nb_log_joint(part[none]).T
-            out[start:start + _PREDICT_ROWS] = log_normalise(pooled, axis=0).T
+            out[start:start + rows] = log_normalise(pooled, axis=0).T
         return out
 
     def predict_proba(self, X) -> np.ndarray:

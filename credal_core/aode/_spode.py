@@ -38,14 +38,13 @@ Storage: one log table ``T[c, p, q]`` over the concatenated value indices of all
 "unseen" slot per feature).  Block ``(j, l)`` holds :math:`\log P(a_l \mid a_j, c)`; the diagonal
 of block ``(j, j)`` holds :math:`\log P(c, a_j)`.  So :math:`\log P(c, \mathbf a \mid s_j) =
 \sum_l T[c, \mathrm{idx}_j, \mathrm{idx}_l]`: memory O(l k² v²), learning O(n k²), one SPODE
-posterior O(l k) (001 Table 1).  Prediction evaluates that sum for every (c, j) at once as a
-one-hot product :math:`O\,T_c^\top` (O: instances × slots, one 1 per present value) when the slots
-are few (a BLAS product, each entry still the sum of the same k table values), else by gathering.
+posterior O(l k) (001 Table 1).  Prediction evaluates that sum for every (c, j) at once by
+gathering the k² cells of each instance and adding them over l in feature order.  The pair counts
+are symmetric, :math:`n(c, p, q) = n(c, q, p)`, so learning counts the pairs j < l only and mirrors.
 """
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
 
 from ..data.counts import MISSING
 
@@ -55,18 +54,15 @@ __all__ = ["SpodeTables", "DEFAULT_MAX_TABLE_BYTES", "ESTIMATORS", "table_bytes"
 DEFAULT_MAX_TABLE_BYTES = 512 * 2 ** 20
 ESTIMATORS = ("paper", "laplace", "m-estimate")
 
-# Cells per counting / gather chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
+# Cells per counting chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
 # whatever n is, so that a fit's peak memory is the log table plus O(_CHUNK_CELLS) (see table_bytes).
 _CHUNK_CELLS = 2 ** 20
-# The sparse one-hot product costs k W C multiply-adds per instance (contiguous rows of W C) against
-# k² C gathered cells: measured equal in CPU time at 20 features x 5 slots (W = 5k), so the product
-# is used up to W = 8k and the gather beyond (e.g. 8 features x 150 values).  Both add each SPODE's
-# terms in feature order: the same floating-point sums.
-_SPARSE_WIDTH_PER_FEATURE = 8
-# Tables up to this many cells are counted in one bincount when the data are complete and small.
-_ONE_PASS_CELLS = 2 ** 18
-# The product reads a child-major copy of the table; it is kept only for tables up to this size.
-_SPARSE_MAX_BYTES = 64 * 2 ** 20
+# Cells (instances x k²) per prediction gather block: index and gathered arrays of 4 MiB each stay in
+# cache (measured: 2**18 - 2**19 fastest on nursery's 8 and the synthetic 20 features; 2**21: 1.6x slower).
+_GATHER_CELLS = 2 ** 19
+# Tables up to this size are mirrored (pair counts j > l from j < l) with one temporary copy; larger
+# ones block by block, with no table-sized temporary.
+_SMALL_TABLE_BYTES = 64 * 2 ** 20
 
 
 def table_bytes(n_classes: int, n_values) -> int:
@@ -74,8 +70,8 @@ def table_bytes(n_classes: int, n_values) -> int:
 
     This is what ``max_table_bytes`` is compared with.  Fitting allocates no other array of this
     size (counts are accumulated and turned into logs in place), so the fit's peak memory is this
-    plus chunked work arrays of a few tens of MiB at most, whatever the table size; tables of at
-    most 64 MiB with few values per feature also keep a child-major copy for the one-hot product.
+    plus chunked work arrays of a few tens of MiB at most, whatever the table size (tables of at
+    most 64 MiB are mirrored through one temporary copy).
     """
     width = int(np.sum(np.asarray(n_values, dtype=np.int64) + 1))
     return 8 * int(n_classes) * width * width
@@ -160,45 +156,47 @@ class SpodeTables:
         diag = np.arange(W)
         log_t[:, diag, diag] = log_parent
         self.log_table = counts.reshape(C, W * W)           # log_t's storage, no copy
-        # T[c, p, q] with the child slot q as the row: the right operand of the one-hot product
-        # (a copy: only for tables of at most _SPARSE_MAX_BYTES, see table_bytes)
-        self._by_child = np.ascontiguousarray(counts.reshape(C * W, W).T) if self._sparse_route() else None
         self.class_counts = n_c
         self.parent_frequency = n_cp.sum(axis=0)
         self.nb_log_prior = np.log(n_c + prior_mass) - np.log(n + C * prior_mass)
         self.nb_log_cond = np.log(n_cp + slot_alpha[None, :]) - np.log(n_slot + slot_card * slot_alpha)
 
-    def _sparse_route(self) -> bool:
-        k = len(self.n_values)
-        return (self.width <= _SPARSE_WIDTH_PER_FEATURE * k
-                and 8 * self.n_classes * self.width ** 2 <= _SPARSE_MAX_BYTES)
-
     def _pair_counts(self, codes, y_codes) -> np.ndarray:
-        """n(c, p, q) over the rows where both slots' features are present, parent block by block.
+        """n(c, p, q) over the rows where both slots' features are present.
 
-        One ``bincount`` per parent feature and row chunk into that parent's slab of the table:
-        work arrays stay O(_CHUNK_CELLS + slab) and integer counts add exactly, in any order.
+        The table is symmetric in (p, q), so only the pairs of features j < l are counted, parent
+        block by block, each parent's children in one ``bincount`` per row chunk into that
+        parent's slab; the mirror image and the diagonal n(c, p, p) (rows with value p) are added
+        after.  Work arrays stay O(_CHUNK_CELLS + slab); integer counts add exactly, in any order.
+        Feature-major work arrays (k, rows): numpy's elementwise loops are slow along a short last
+        axis.
         """
         C, W = self.n_classes, self.width
         n, k = codes.shape
-        idx = np.where(codes >= 0, codes + self.offsets, -1)
-        if C * W * W <= _ONE_PASS_CELLS and n * k * k <= _CHUNK_CELLS and (idx >= 0).all():
-            # small table, complete data: every pair of one row in one bincount
-            flat = ((y_codes[:, None, None] * W + idx[:, :, None]) * W + idx[:, None, :]).ravel()
-            return np.bincount(flat, minlength=C * W * W).reshape(C, W, W).astype(float)
+        idx = np.ascontiguousarray(codes.T) + self.offsets[:, None]
+        idx[idx < self.offsets[:, None]] = -1                               # missing -> -1
         counts = np.zeros((C, W, W))
-        step = max(1, _CHUNK_CELLS // max(1, k))
+        diag = np.zeros(C * W, dtype=np.int64)
+        step = max(1, _CHUNK_CELLS // max(1, k * (k - 1) // 2, k))
         widths = (self.n_values + 1).tolist()
         for start in range(0, n, step):
-            block, yb = idx[start:start + step], y_codes[start:start + step]
-            child_ok = block >= 0
-            for j, (off, w) in enumerate(zip(self.offsets.tolist(), widths)):
-                rows = child_ok[:, j]
-                if not rows.any():
-                    continue
-                base = (yb[rows] * w + block[rows, j] - off) * W            # (r,) slab row start
-                cells = (base[:, None] + block[rows])[child_ok[rows]]
-                counts[:, off:off + w, :] += np.bincount(cells, minlength=C * w * W).reshape(C, w, W)
+            block, yb = idx[:, start:start + step], y_codes[start:start + step]
+            complete = bool(block.size == 0 or block.min() >= 0)
+            cells = yb * W + block                                          # (k, b): n(c, p)
+            diag += np.bincount(cells.ravel() if complete else cells[block >= 0], minlength=C * W)
+            for j, (off, w) in enumerate(zip(self.offsets[:-1].tolist(), widths[:-1])):
+                base = (yb * w + block[j] - off) * W                        # (b,) slab row start
+                cells = base + block[j + 1:]                                # (k - j - 1, b)
+                if not complete:
+                    cells = cells[(block[j] >= 0) & (block[j + 1:] >= 0)]
+                counts[:, off:off + w, :] += np.bincount(cells.ravel(), minlength=C * w * W).reshape(C, w, W)
+        if 8 * C * W * W <= _SMALL_TABLE_BYTES:
+            counts += counts.transpose(0, 2, 1)          # a temporary copy of a small table
+        else:                                            # block by block: no table-sized temporary
+            for j, (oj, wj) in enumerate(zip(self.offsets.tolist(), widths)):
+                for ol, wl in zip(self.offsets[j + 1:].tolist(), widths[j + 1:]):
+                    counts[:, ol:ol + wl, oj:oj + wj] = counts[:, oj:oj + wj, ol:ol + wl].transpose(0, 2, 1)
+        counts.reshape(C, W * W)[:, ::W + 1] = diag.reshape(C, W)
         return counts
 
     def slots(self, codes: np.ndarray) -> np.ndarray:
@@ -216,37 +214,28 @@ class SpodeTables:
 
         Entries of SPODEs whose parent is missing hold finite values of no meaning: mask them with
         :meth:`usable`.  Class-major layout: every later reduction (over classes, over SPODEs) adds
-        whole contiguous slabs instead of short rows.
+        whole contiguous slabs instead of short rows.  Computed by gathering the k² cells
+        :math:`T[c, \\mathrm{idx}_j, \\mathrm{idx}_l]` of every instance (one flat index per
+        (parent, child) pair, reused for every class) and adding them over the children in feature
+        order, in row blocks of :data:`_GATHER_CELLS` cells.
         """
         n, k = codes.shape
         C, W = self.n_classes, self.width
-        idx = self.slots(codes)
+        idx = np.ascontiguousarray(self.slots(codes).T)                       # (k, n)
         out = np.empty((C, k, n))
-        if self._by_child is not None:
-            step = max(1, _CHUNK_CELLS // max(1, C * W))
-            for start in range(0, n, step):
-                block = idx[start:start + step]
-                b = block.shape[0]
-                present = block >= 0
-                onehot = sparse.csr_matrix((np.ones(int(present.sum())), block[present],
-                                            np.concatenate([[0], np.cumsum(present.sum(axis=1))])),
-                                           shape=(b, W))
-                sums = (onehot @ self._by_child).ravel()                  # (b, C, W) flattened
-                parent = (np.arange(b)[None, None, :] * (C * W) + np.arange(C)[:, None, None] * W
-                          + np.maximum(block, 0).T[None, :, :])             # (C, k, b): [i, c, p_ij]
-                out[:, :, start:start + b] = np.take(sums, parent)
-            return out
-        step = max(1, _CHUNK_CELLS // max(1, C * k * k))
+        step = max(1, _GATHER_CELLS // max(1, k * k))
         for start in range(0, n, step):
-            block = idx[start:start + step].T                                 # (k, b)
+            block = idx[:, start:start + step]
             present = block >= 0
-            safe = np.where(present, block, 0)
-            flat = safe[:, None, :] + safe[None, :, :] * W                    # (l, j, b)
+            complete = bool(present.all())
+            if not complete:
+                block = np.where(present, block, 0)
+            flat = (block * W)[:, None, :] + block[None, :, :]               # (j, l, b): [p_j, q_l]
             for c in range(C):
-                cells = np.take(self.log_table[c], flat)
-                if not present.all():
-                    cells *= present[:, None, :]       # a missing child adds 0 (tables are finite)
-                out[c, :, start:start + block.shape[1]] = cells.sum(axis=0)
+                cells = np.take(self.log_table[c], flat, mode="clip")   # valid indices: no bound check
+                if not complete:
+                    cells *= present[None, :, :]       # a missing child adds 0 (tables are finite)
+                np.sum(cells, axis=1, out=out[c, :, start:start + block.shape[1]])
         return out
 
     def usable(self, codes: np.ndarray, frequency_limit: float = 0.0) -> np.ndarray:

@@ -5,7 +5,7 @@ import numpy as np
 
 from .._base import CredalClassifierMixin, check_number
 from ._dominance import bma_dominance, comp_dominance
-from ._spode import DEFAULT_MAX_TABLE_BYTES
+from ._spode import DEFAULT_MAX_TABLE_BYTES, log_normalise
 from .bma import BMAAODE
 from .compression import CompAODE
 
@@ -13,6 +13,12 @@ __all__ = ["CredalBMAAODE", "CredalCompAODE"]
 
 # Instances per dominance chunk, so that the (n, C, C, k) work arrays stay small.
 _CHUNK_CELLS = 2 ** 21
+
+
+def _kept_posteriors(spodes, codes, keep) -> np.ndarray:
+    """Posteriors of the kept SPODEs, class-major per instance: a contiguous array (n, C, k̃)."""
+    log_post = log_normalise(spodes.log_joint_ckn(codes)[:, keep, :], axis=0)   # (C, k̃, n)
+    return np.exp(np.ascontiguousarray(log_post.transpose(2, 0, 1)))
 
 
 def _chunked(n, n_classes, k):
@@ -78,7 +84,7 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
         w = self.weights_[kept]
         for sl in _chunked(n, n_classes, int(kept.sum())):
             part = codes[sl]
-            post = np.exp(self.spodes_.log_posteriors(part)[:, kept, :])   # exp of the kept SPODEs only
+            post = _kept_posteriors(self.spodes_, part, kept).swapaxes(1, 2)   # (n, k̃, C) view
             usable = self._usable(part)[:, kept]
             out[sl] = bma_dominance(post, w, float(self.epsilon), None if usable.all() else usable)
         return out
@@ -164,9 +170,11 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
         out = np.empty((n, n_classes, n_classes), dtype=bool)
         for sl in _chunked(n, n_classes, int(keep.sum())):
             part = codes[sl]
-            post = np.exp(self.spodes_.log_posteriors(part)[:, keep, :])   # exp of the kept SPODEs only
+            post = _kept_posteriors(self.spodes_, part, keep)                # (n, C, k̃)
             # a SPODE whose parent is missing leaves the pool: zero posteriors make its term vanish,
             # and its prior is then free like a dropped SPODE's (see _dominance's module doc)
-            post[~self._usable(part)[:, keep]] = 0.0
-            out[sl] = comp_dominance(post, base, float(self.epsilon), total, equality)
+            unusable = ~self._usable(part)[:, keep]
+            if unusable.any():
+                post *= ~unusable[:, None, :]
+            out[sl] = comp_dominance(post.swapaxes(1, 2), base, float(self.epsilon), total, equality)
         return out

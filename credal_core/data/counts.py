@@ -146,7 +146,7 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError(f"X has {n_rows} rows but y has {arr.shape[0]} labels")
     if arr.shape[0] == 0:
         raise ValueError("y is empty")
-    missing = np.flatnonzero(pd.isna(pd.Series(arr)).to_numpy())
+    missing = np.flatnonzero(pd.isna(arr))     # the ndarray itself: no Series (text labels: no copy)
     if missing.size:
         rows = ", ".join(str(i) for i in missing[:5]) + (", ..." if missing.size > 5 else "")
         raise ValueError(f"y has {missing.size} missing label(s) (rows {rows}, counting from 0); a "
@@ -212,6 +212,54 @@ def check_categories_policy(policy, n_features: int | None = None):
     return lists
 
 
+def _sorted_categories(uniques: np.ndarray):
+    """``union_categories([], uniques)`` for distinct values, and each value's position in it.
+
+    Sorted when the values are mutually orderable (Python's ``<``, as ``Index.sort_values``),
+    else in first-appearance order.  Returns (categories as an object array, positions (len,))."""
+    uniques = np.asarray(uniques, dtype=object)
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:  # e.g. ints mixed with strings: keep first-appearance order
+        return uniques, np.arange(uniques.size)
+    lut = np.empty(uniques.size, dtype=np.int64)
+    lut[order] = np.arange(uniques.size)
+    return uniques[order], lut
+
+
+# An integer matrix is coded through one table of presence flags when its columns' value ranges
+# add up to at most this many slots (else column by column with np.unique).
+_INTEGER_SPAN_SLOTS = 1 << 22
+
+
+def _factorize_integer_matrix(X: np.ndarray):
+    """Codes into each column's sorted distinct values and those values, for an integer matrix.
+
+    One ``bincount`` over the value ranges of all columns marks the values present; a cumulative
+    sum numbers them in sorted order.  Works feature-major (a transposed copy): numpy's
+    elementwise loops are slow along a short last axis.  Returns (codes (m, n) int64, list of
+    per-column value arrays of X's dtype), or None when the ranges are too wide (the caller then
+    uses ``np.unique``).
+    """
+    if X.size == 0:
+        return None
+    XT = np.ascontiguousarray(X.T, dtype=np.int64)
+    lo, hi = XT.min(axis=1), XT.max(axis=1)
+    spans = [int(h) - int(v) + 1 for v, h in zip(X.min(axis=0).tolist(), X.max(axis=0).tolist())] \
+        if X.dtype == np.uint64 else (hi - lo + 1).tolist()
+    if sum(spans) > _INTEGER_SPAN_SLOTS:
+        return None
+    spans = np.asarray(spans, dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(spans)[:-1]])
+    slot = XT - (lo - offsets)[:, None]                   # a new array: X is never written
+    present = np.bincount(slot.ravel(), minlength=int(spans.sum())) > 0
+    rank = np.cumsum(present) - 1                         # slot -> position among present slots
+    codes = np.take(rank - np.repeat(rank[offsets], spans), slot)   # each column's minimum -> 0
+    values = [(lo[j] + np.flatnonzero(present[o:o + w])).astype(X.dtype)
+              for j, (o, w) in enumerate(zip(offsets.tolist(), spans.tolist()))]
+    return codes, values
+
+
 @dataclass(frozen=True)
 class CountTables:
     r"""Sufficient statistics of a naive classifier, with missing values counted per feature.
@@ -261,47 +309,82 @@ class CountTables:
             values per feature, as scikit-learn's ``OneHotEncoder(categories=...)``.  A declared
             value never seen counts in :math:`|F_j|` with zero counts.
         """
+        return cls.count_and_encode(X, y, classes, categories)[0]
+
+    @classmethod
+    def count_and_encode(cls, X, y, classes=None, categories="seen"):
+        """:meth:`from_data` and the integer codes of its rows, from one pass over the data.
+
+        Returns ``(tables, codes, y_codes)``: ``codes`` (n, m) is exactly ``tables.encode(X)``
+        (every training value is a category, so no code is :data:`UNSEEN`) and ``y_codes`` (n,)
+        the position of each label in ``tables.classes``.  Callers that need both (the AODE
+        family counts pairs of values from the codes) skip a second validation and encoding.
+        An integer ndarray is validated by its dtype alone and coded in one vectorised pass.
+        """
         frame = _frame(X)
         labels = check_labels(y, frame.shape[0])
         policy = check_categories_policy(categories, frame.shape[1])
         declared = np.asarray([] if classes is None else list(classes), dtype=object)
-        present_labels = pd.unique(pd.Series(labels, dtype=object))
-        cls_values = union_categories(declared, present_labels)
-        if classes is not None:
+        label_codes, present_labels = pd.factorize(labels)     # first-appearance order, as pd.unique
+        present_labels = np.asarray(present_labels, dtype=object)
+        if classes is None:
+            cls_values, label_lut = _sorted_categories(present_labels)
+        else:
+            cls_values = union_categories(declared, present_labels)
             extra = set(present_labels) - set(declared.tolist())
             if extra:
                 raise ValueError(f"y has labels not among the declared classes: {sorted(map(str, extra))}")
-        y_codes = pd.Index(cls_values).get_indexer(labels)
+            label_lut = pd.Index(cls_values).get_indexer(present_labels)
+        y_codes = label_lut[label_codes].astype(np.int64)
         n_classes = len(cls_values)
-        cat_list, feature_counts = [], []
+        n, m = frame.shape
         integer = _is_integer_array(X)
+        factorized = _factorize_integer_matrix(X) if integer else None
+        codes_t = factorized[0] if factorized is not None else np.empty((m, n), dtype=np.int64)
+        cat_list = []
         for j, name in enumerate(frame.columns):
-            col = frame[name]
-            if integer:     # nothing to validate; sorted distinct values and their positions
+            col = None if integer else frame.iloc[:, j]
+            if factorized is not None:   # nothing to validate; sorted distinct values, positions
+                fcodes, uniques = codes_t[j], factorized[1][j]
+            elif integer:
                 uniques = np.unique(X[:, j])
                 fcodes = np.searchsorted(uniques, X[:, j])
             else:
                 fcodes, uniques = _factorize(str(name), col)
-            seen = union_categories(np.asarray([], dtype=object), uniques.astype(object))
-            values = _declared_values(policy, j, name, col)
-            if values is None:
-                cats = seen
+            values = None if integer and isinstance(policy, str) else _declared_values(policy, j, name, col)
+            if values is None and integer:
+                cats, lut = uniques.astype(object), None                 # sorted: codes are positions
+            elif values is None:
+                cats, lut = _sorted_categories(uniques)
             else:
                 cats = union_categories(values, np.asarray([], dtype=object))
-                outside = pd.Index(cats).get_indexer(uniques) < 0
+                lut = pd.Index(cats).get_indexer(uniques)
+                outside = lut < 0
                 if outside.any():
                     raise ValueError(f"column {name!r} holds {uniques[outside][0]!r}, which is not among "
                                      f"its declared categories {cats.tolist()}")
-            lut = np.append(pd.Index(cats).get_indexer(uniques), MISSING)
-            codes = lut[fcodes]
-            present = codes >= 0
-            flat = np.bincount(y_codes[present] * len(cats) + codes[present],
-                               minlength=n_classes * len(cats))
+            if lut is not None:
+                codes_t[j] = np.append(lut, MISSING)[fcodes]
+            elif factorized is None:
+                codes_t[j] = fcodes
             cat_list.append(cats)
-            feature_counts.append(flat.reshape(n_classes, len(cats)).astype(float))
+        # every feature table in one bincount: cell (offset_j + code) * C + class
+        sizes = np.array([len(c) for c in cat_list], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        cells = (codes_t + offsets[:, None]) * n_classes + y_codes
+        if not integer and codes_t.size and codes_t.min() < 0:
+            cells = cells[codes_t >= 0]
+        flat = np.bincount(cells.ravel(), minlength=int(sizes.sum()) * n_classes).astype(float)
+        feature_counts = [flat[o * n_classes:(o + w) * n_classes].reshape(w, n_classes).T.copy()
+                          for o, w in zip(offsets.tolist(), sizes.tolist())]
         class_counts = np.bincount(y_codes, minlength=n_classes).astype(float)
-        return cls(cls_values, cat_list, class_counts, feature_counts,
-                   np.asarray(frame.columns, dtype=object))
+        tables = cls(cls_values, cat_list, class_counts, feature_counts,
+                     np.asarray(frame.columns, dtype=object))
+        absent = tables.absent_features()
+        if absent.any():           # a feature missing in every row is MISSING, as in encode
+            codes_t[absent] = MISSING
+        codes = codes_t.T          # (n, m), Fortran-ordered: each feature's codes contiguous
+        return tables, codes, y_codes
 
     @classmethod
     def from_codes(cls, X_codes, y_codes, n_values, n_classes: int, feature_names=None) -> CountTables:
@@ -400,7 +483,7 @@ class CountTables:
             raise ValueError("X's column names differ from those seen in fit: "
                              f"{list(frame.columns)} vs {list(self.feature_names)}")
         absent = self.absent_features()
-        codes = np.empty(frame.shape, dtype=np.int64)
+        codes = np.empty(frame.shape, dtype=np.int64, order="F")   # each column contiguous
         integer = _is_integer_array(X)
         for j in range(self.n_features):
             if absent[j]:
@@ -409,13 +492,26 @@ class CountTables:
             if integer and _integer_lookup(X[:, j], self.categories[j], codes[:, j]):
                 continue
             fcodes, uniques = _factorize(str(frame.columns[j]), frame.iloc[:, j])
-            lut = np.append(pd.Index(self.categories[j]).get_indexer(uniques), MISSING)
+            lut = np.append(_positions(self.categories[j], uniques), MISSING)
             codes[:, j] = lut[fcodes]
         return codes
 
     def extended_counts(self) -> list:
         """Per feature, ``n(c, F_j = v)`` with one extra zero column for values unseen in training."""
         return [np.hstack([t, np.zeros((t.shape[0], 1))]) for t in self.feature_counts]
+
+
+def _positions(categories: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``Index(categories).get_indexer(values)`` (-1: not a category) for distinct ``values``.
+
+    Text against text (the usual case) through a dict: building a pandas Index of strings costs
+    more than the whole lookup.  String equality is the same either way; anything else goes to
+    ``get_indexer``."""
+    if len(categories) <= 4096 and all(isinstance(v, str) for v in categories) and all(
+            isinstance(v, str) for v in values):
+        where = {v: i for i, v in enumerate(categories.tolist())}
+        return np.array([where.get(v, UNSEEN) for v in values.tolist()], dtype=np.int64)
+    return pd.Index(categories).get_indexer(values)
 
 
 def _integer_lookup(values: np.ndarray, categories: np.ndarray, out: np.ndarray) -> bool:

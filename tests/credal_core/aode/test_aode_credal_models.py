@@ -35,7 +35,7 @@ def test_bma_pruning_and_dominance_over_the_kept_spodes():
     over the kept SPODEs only (eq. 4 with sum over K = 1), for every instance and ordered pair."""
     rng = np.random.default_rng(31)
     n_pruned_cases = n_boundary = n_decided = n_dominated = 0
-    for _ in range(40):
+    for _ in range(20):         # measured: 15 pruned cases, 3 at the boundary, 348 / 372 verdicts
         X, y = structured_data(rng)
         classes = sorted(set(y))
         ll = bf.conditional_log_likelihoods(X, y, classes)
@@ -58,7 +58,7 @@ def test_bma_pruning_and_dominance_over_the_kept_spodes():
                         assert dom[i, a, b] == (lp > 1), (eps, i, a, b, lp)
                         n_decided += 1
                         n_dominated += lp > 1
-    assert n_pruned_cases >= 20 and n_boundary >= 3, (n_pruned_cases, n_boundary)
+    assert n_pruned_cases >= 10 and n_boundary >= 3, (n_pruned_cases, n_boundary)
     assert n_dominated >= 50 and n_decided - n_dominated >= 50
 
 
@@ -96,7 +96,8 @@ def comp_cases(n_cases):
 
 def test_comp_feasibility_and_dominance_against_the_whole_eq9_prior():
     n_dropped = n_negative_lower = n_decided = n_dominated = 0
-    for case, (X, y, eps, ll, ll0) in enumerate(comp_cases(40)):
+    # measured: 10 cases with a dropped SPODE, 11 with a negative lower end, 156 / 172 verdicts
+    for case, (X, y, eps, ll, ll0) in enumerate(comp_cases(20)):
         k = X.shape[1]
         model = CredalCompAODE(epsilon=eps).fit(X, y)
         np.testing.assert_allclose(model.log_likelihoods_, ll, rtol=1e-10)
@@ -115,7 +116,7 @@ def test_comp_feasibility_and_dominance_against_the_whole_eq9_prior():
                     assert dom[i, a, b] == (brute > 0), (case, i, a, b, brute)
                     n_decided += 1
                     n_dominated += brute > 0
-    assert n_dropped >= 10 and n_negative_lower >= 10, (n_dropped, n_negative_lower)
+    assert n_dropped >= 5 and n_negative_lower >= 5, (n_dropped, n_negative_lower)
     assert n_dominated >= 30 and n_decided - n_dominated >= 30, (n_decided, n_dominated)
 
 

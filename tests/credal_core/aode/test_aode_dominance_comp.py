@@ -1,4 +1,4 @@
-"""Exact COMP-AODE* dominance (001 §2.5) vs multi-start SLSQP, on ≥ 200 random cases each.
+"""Exact COMP-AODE* dominance (001 §2.5) vs multi-start SLSQP, on 60 random cases each.
 
 Ours: closed-form inner problem (water-filling / vertex) for the verdict, Dinkelbach for the ratio.
 Brute force: SLSQP on eq. 15's ratio (one pair per case, positive lower coefficients, where the ratio
@@ -10,7 +10,10 @@ import pytest
 from credal_core.aode._dominance import comp_dominance, comp_inner_min, comp_min_ratio
 from tests.credal_core.aode import brute_force_aode as bf
 
-N_CASES = 200
+# 60 cases per test (the SLSQP reference dominates the test time): each regime still gets tens of
+# cases (measured with these seeds: eq. 15: 28 / 32 verdicts, 39 with dropped SPODEs; eq. 9: 87 / 141
+# verdicts, 40 cases with a negative lower coefficient, 34 with dropped SPODEs).
+N_CASES = 60
 
 
 def comp_case(rng):
@@ -53,7 +56,7 @@ def test_comp_closed_form_matches_multistart_slsqp_on_eq15():
         if abs(best - 1) > 1e-6:
             assert dom[x, z] == (best > 1)
             verdicts.append(best > 1)
-    assert sum(verdicts) >= 30 and len(verdicts) - sum(verdicts) >= 30 and n_ineq >= 50
+    assert sum(verdicts) >= 20 and len(verdicts) - sum(verdicts) >= 20 and n_ineq >= 25
 
 
 def eq9_case(rng):
@@ -118,8 +121,8 @@ def test_comp_dominance_matches_slsqp_over_the_full_eq9_prior_for_every_class_pa
                 if abs(brute) > 1e-6 * scale:
                     assert dom[a, b] == (brute > 0), (case, a, b, brute)
                     verdicts.append(brute > 0)
-    assert sum(verdicts) >= 100 and len(verdicts) - sum(verdicts) >= 100
-    assert regimes["dropped"] >= 40 and regimes["negative lower"] >= 40, regimes
+    assert sum(verdicts) >= 60 and len(verdicts) - sum(verdicts) >= 60
+    assert regimes["dropped"] >= 25 and regimes["negative lower"] >= 25, regimes
 
 
 def test_reviewers_example_negative_weights_count_against_a_unanimous_class():

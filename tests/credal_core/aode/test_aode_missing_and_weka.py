@@ -11,7 +11,7 @@ import pytest
 
 from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from tests.credal_core.aode import brute_force_aode as bf
-from tests.credal_core.aode.weka_runner import weka_aode_proba
+from tests.credal_core.aode.weka_runner import weka_aode_proba_many
 
 ALL = [AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE]
 WEKA_FORM = dict(combine="joint", estimator="laplace", frequency_limit=1)
@@ -185,17 +185,34 @@ def test_a_column_missing_everywhere_is_left_out_with_a_note():
 
 # --- Weka 3.6 itself --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("options,params", [
+WEKA_SEEDS = range(6)
+WEKA_OPTIONS = [
     ("", WEKA_FORM),
     ("-F 3", dict(WEKA_FORM, frequency_limit=3)),
-    ("-M -W 2 -F 2", dict(combine="joint", estimator="m-estimate", m=2, frequency_limit=2))])
-def test_weka_aode_probabilities_with_missing_values(seed, options, params):
-    rng = np.random.default_rng(700 + seed)
-    X, y, test = data_with_holes(rng, n=60, k=5, n_classes=3, p_missing=0.15)
-    values = [["v0", "v1", "v2", "v3"]] * 5                   # Weka's header declares them all
-    classes = ["c0", "c1", "c2"]
-    weka = weka_aode_proba(X, y, test, values, classes, options)
+    ("-M -W 2 -F 2", dict(combine="joint", estimator="m-estimate", m=2, frequency_limit=2))]
+WEKA_VALUES = [["v0", "v1", "v2", "v3"]] * 5                  # Weka's header declares them all
+WEKA_CLASSES = ["c0", "c1", "c2"]
+
+
+def weka_case(seed):
+    return data_with_holes(np.random.default_rng(700 + seed), n=60, k=5, n_classes=3, p_missing=0.15)
+
+
+@pytest.fixture(scope="module")
+def weka_probabilities():
+    """Weka's output for every (seed, options) case below, from one JVM (start-up costs seconds)."""
+    keys = [(seed, options) for seed in WEKA_SEEDS for options, _ in WEKA_OPTIONS]
+    jobs = [(*weka_case(seed), WEKA_VALUES, WEKA_CLASSES, options) for seed, options in keys]
+    return dict(zip(keys, weka_aode_proba_many(jobs)))
+
+
+@pytest.mark.parametrize("seed", WEKA_SEEDS)
+@pytest.mark.parametrize("options,params", WEKA_OPTIONS)
+def test_weka_aode_probabilities_with_missing_values(seed, options, params, weka_probabilities):
+    X, y, test = weka_case(seed)
+    values, classes = WEKA_VALUES, WEKA_CLASSES
+    weka = weka_probabilities[(seed, options)]
+    assert weka.shape == (len(test), 3)
     model = AODE(categories=values, **params).fit(frame(X, 5), y, classes=classes)
     ours = model.predict_proba(frame(test, 5))
     np.testing.assert_allclose(ours, weka, rtol=1e-9, atol=1e-15)

@@ -2,11 +2,14 @@
 
 ``weka_aode_proba`` writes the data as ARFF (every attribute nominal over the declared values,
 ``?`` for a missing cell), compiles a tiny Java class printing ``distributionForInstance`` at full
-precision, and returns the probabilities.  ``weka_or_skip`` skips the calling test when Weka or a
+precision, and returns the probabilities; the class is compiled once per session and
+``weka_aode_proba_many`` runs several jobs in one JVM.  ``weka_or_skip`` skips the calling test when Weka or a
 JDK is not installed.
 """
 from __future__ import annotations
 
+import atexit
+import functools
 import shutil
 import subprocess
 import tempfile
@@ -22,20 +25,24 @@ import java.io.*;
 import weka.core.*;
 import weka.classifiers.bayes.AODE;
 
+/** args: (options train.arff test.arff)+ ; per job its test probabilities, then a line "#". */
 public class WekaAodeProba {
   public static void main(String[] args) throws Exception {
-    Instances train = new Instances(new BufferedReader(new FileReader(args[1])));
-    Instances test = new Instances(new BufferedReader(new FileReader(args[2])));
-    train.setClassIndex(train.numAttributes() - 1);
-    test.setClassIndex(test.numAttributes() - 1);
-    AODE model = new AODE();
-    model.setOptions(Utils.splitOptions(args[0]));
-    model.buildClassifier(train);
-    for (int i = 0; i < test.numInstances(); i++) {
-      double[] p = model.distributionForInstance(test.instance(i));
-      StringBuilder b = new StringBuilder();
-      for (int c = 0; c < p.length; c++) { if (c > 0) b.append(','); b.append(Double.toString(p[c])); }
-      System.out.println(b);
+    for (int job = 0; job + 2 < args.length; job += 3) {
+      Instances train = new Instances(new BufferedReader(new FileReader(args[job + 1])));
+      Instances test = new Instances(new BufferedReader(new FileReader(args[job + 2])));
+      train.setClassIndex(train.numAttributes() - 1);
+      test.setClassIndex(test.numAttributes() - 1);
+      AODE model = new AODE();
+      model.setOptions(Utils.splitOptions(args[job]));
+      model.buildClassifier(train);
+      for (int i = 0; i < test.numInstances(); i++) {
+        double[] p = model.distributionForInstance(test.instance(i));
+        StringBuilder b = new StringBuilder();
+        for (int c = 0; c < p.length; c++) { if (c > 0) b.append(','); b.append(Double.toString(p[c])); }
+        System.out.println(b);
+      }
+      System.out.println("#");
     }
   }
 }
@@ -62,17 +69,36 @@ def _arff(rows, labels, values, classes) -> str:
     return "\n".join(lines) + "\n"
 
 
+@functools.lru_cache(maxsize=None)
+def _compiled() -> str:
+    """Folder holding the compiled class: javac runs once per test session (it takes seconds)."""
+    folder = tempfile.mkdtemp(prefix="weka_aode_")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    source = Path(folder) / "WekaAodeProba.java"
+    source.write_text(JAVA)
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", folder, str(source)], check=True,
+                   capture_output=True)
+    return folder
+
+
+def weka_aode_proba_many(jobs) -> list:
+    """Weka's AODE probabilities for several jobs ``(X_train, y_train, X_test, values, classes,
+    options)`` in one JVM: a list of arrays (n_test, C) in each job's ``classes`` order."""
+    weka_or_skip()
+    folder = _compiled()
+    with tempfile.TemporaryDirectory() as tmp:
+        d, args = Path(tmp), []
+        for i, (X_train, y_train, X_test, values, classes, options) in enumerate(jobs):
+            (d / f"train{i}.arff").write_text(_arff(X_train, y_train, values, classes))
+            (d / f"test{i}.arff").write_text(_arff(X_test, [classes[0]] * len(X_test), values, classes))
+            args += [options, str(d / f"train{i}.arff"), str(d / f"test{i}.arff")]
+        out = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", "WekaAodeProba", *args],
+                             check=True, capture_output=True, text=True)
+    blocks = out.stdout.split("#")[:len(jobs)]
+    assert len(blocks) == len(jobs)
+    return [np.array([[float(v) for v in line.split(",")] for line in block.split()]) for block in blocks]
+
+
 def weka_aode_proba(X_train, y_train, X_test, values, classes, options: str = "") -> np.ndarray:
     """Weka's AODE probabilities (n_test, C) in ``classes`` order; missing cells None / NaN."""
-    weka_or_skip()
-    with tempfile.TemporaryDirectory() as tmp:
-        d = Path(tmp)
-        (d / "WekaAodeProba.java").write_text(JAVA)
-        subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", tmp, str(d / "WekaAodeProba.java")],
-                       check=True, capture_output=True)
-        (d / "train.arff").write_text(_arff(X_train, y_train, values, classes))
-        (d / "test.arff").write_text(_arff(X_test, [classes[0]] * len(X_test), values, classes))
-        out = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaAodeProba", options,
-                              str(d / "train.arff"), str(d / "test.arff")],
-                             check=True, capture_output=True, text=True)
-    return np.array([[float(v) for v in line.split(",")] for line in out.stdout.split()])
+    return weka_aode_proba_many([(X_train, y_train, X_test, values, classes, options)])[0]

@@ -180,3 +180,39 @@ def test_predicting_in_blocks_of_rows_changes_nothing(cls, monkeypatch):
     for m in methods:
         for data in (X_new, X_new.to_numpy()):
             np.testing.assert_array_equal(getattr(model, m)(data), whole[m])
+
+
+COUNT_AND_ENCODE_CASES = {
+    "text with holes": (pd.DataFrame({"a": ["u", None, "w", "u", "v", "w"], "b": list("pqpqqp")}), "seen"),
+    "integer matrix": (np.array([[3, -1], [5, 7], [3, 7], [4, -1], [5, 9], [3, 2]]), "seen"),
+    "wide integer range": (np.array([[0, 1], [10**9, 1], [0, 2], [10**9, 2], [0, 1], [5, 2]]), "seen"),
+    "small unsigned": (np.array([[1, 0], [2, 0], [1, 3], [2, 3], [1, 3], [2, 0]], dtype=np.uint8), "seen"),
+    "declared lists": (np.array([[1, 0], [2, 0], [1, 1], [2, 1], [1, 1], [2, 0]]), [[0, 1, 2, 9], [1, 0]]),
+    "mixed types": (pd.DataFrame({"a": [1, "x", 2, "x", 1, 2], "b": [1.0, 2.0, None, 1.0, 2.0, 1.0]}),
+                    "seen"),
+    "a column always missing": (pd.DataFrame({"a": [None] * 6, "b": list("pqpqqp")}), "seen"),
+}
+
+
+@pytest.mark.parametrize("name", list(COUNT_AND_ENCODE_CASES))
+def test_count_and_encode_gives_from_data_and_encode(name):
+    """The one-pass path (the AODE's fit) against the two public steps it replaces, and an integer
+    matrix against the same values given as an object table (the general, per-column path)."""
+    X, categories = COUNT_AND_ENCODE_CASES[name]
+    y = np.array(["b", "a", "b", "c", "a", "b"])
+    tables, codes, y_codes = CountTables.count_and_encode(X, y, categories=categories)
+    reference = CountTables.from_data(X, y, categories=categories)
+    np.testing.assert_array_equal(codes, reference.encode(X))
+    np.testing.assert_array_equal(reference.classes[y_codes], y)
+    if isinstance(X, np.ndarray):
+        reference = CountTables.from_data(pd.DataFrame(X.astype(object)), y, categories=categories)
+        np.testing.assert_array_equal(codes, reference.encode(pd.DataFrame(X.astype(object))))
+    assert list(tables.classes) == list(reference.classes)
+    for mine, theirs in zip(tables.categories, reference.categories):
+        assert [type(v) for v in mine] == [type(v) for v in theirs] and list(mine) == list(theirs)
+    for mine, theirs in zip(tables.feature_counts, reference.feature_counts):
+        np.testing.assert_array_equal(mine, theirs)
+    for j in range(codes.shape[1]):       # the counts are those of the codes: crosstab by hand
+        for c in range(len(tables.classes)):
+            for v in range(len(tables.categories[j])):
+                assert tables.feature_counts[j][c, v] == np.sum((codes[:, j] == v) & (y_codes == c))
