@@ -17,9 +17,10 @@ Rows:
 - *first render, cold cache*: a new session after clearing ``st.cache_data`` and ``st.cache_resource``
   (imports warm), best of ``--repeat``: the first visit with parameters nobody has used yet.
 - *first render, warm cache*: a new session with the default view already computed.
-- *re-run after moving α*: one slider step to a value not seen before (the α-cut is a cache miss;
-  profile and cloud are cached), best and median of ``--repeat``; "(cached)" returns to a value
-  already computed.
+- *re-run after moving α*: one slider step to a value not seen before (the view and its figure are
+  a cache miss; the α-cut is read from the slider's whole grid, computed in one pass with the first
+  render; profile and cloud are cached), best and median of ``--repeat``; "(cached)" returns to a
+  value already computed.
 - *re-run after moving the sample size*: a new Monte Carlo cloud each time (cache miss).
 - *re-run after toggling the instance*, *re-run after moving β* (003 Example 1 view), *switching
   preset*: the other controls, cold.
