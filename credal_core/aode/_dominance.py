@@ -61,20 +61,22 @@ def bma_dominance(post: np.ndarray, weights: np.ndarray, epsilon: float, usable=
 
     ``usable`` (n, k̃) bool, optional: the SPODEs each instance can evaluate (parent present); the
     others leave that instance's credal set (k̃ becomes their number; none: no dominance).
+    Work arrays are SPODE-major (k̃, n, C, C): every sum and minimum over SPODEs adds whole slabs.
     """
+    q = np.transpose(post, (1, 0, 2)) * weights[:, None, None]                # (k, n, C)
     if usable is None:
         k = post.shape[1]
-        pa, pb = _pairs(post * weights[None, :, None])
-        d = pa - pb                                                 # (n, C, C, k)
-        value = epsilon * d.sum(axis=3) + (1.0 - k * epsilon) * d.min(axis=3)
-        scale = (pa + pb).sum(axis=3)
+        d = q[:, :, :, None] - q[:, :, None, :]                                 # (k, n, C, C)
+        value = epsilon * d.sum(axis=0) + (1.0 - k * epsilon) * d.min(axis=0)
+        scale = (q[:, :, :, None] + q[:, :, None, :]).sum(axis=0)
         return value > REL_TIE * scale
+    ok = usable.T[:, :, None]                                                   # (k, n, 1)
     k = usable.sum(axis=1)[:, None, None]
-    pa, pb = _pairs(np.where(usable[:, :, None], post, 0.0) * weights[None, :, None])
-    d = pa - pb
-    low = np.where(usable[:, None, None, :], d, np.inf).min(axis=3)
-    value = np.where(k > 0, epsilon * d.sum(axis=3) + (1.0 - k * epsilon) * np.where(k > 0, low, 0.0), 0.0)
-    scale = (pa + pb).sum(axis=3)
+    q = np.where(ok, q, 0.0)
+    d = q[:, :, :, None] - q[:, :, None, :]
+    low = np.where(ok[..., None], d, np.inf).min(axis=0)
+    value = np.where(k > 0, epsilon * d.sum(axis=0) + (1.0 - k * epsilon) * np.where(k > 0, low, 0.0), 0.0)
+    scale = (q[:, :, :, None] + q[:, :, None, :]).sum(axis=0)
     return value > REL_TIE * scale
 
 
