@@ -57,9 +57,10 @@ ESTIMATORS = ("paper", "laplace", "m-estimate")
 # Cells per counting chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
 # whatever n is, so that a fit's peak memory is the log table plus O(_CHUNK_CELLS) (see table_bytes).
 _CHUNK_CELLS = 2 ** 20
-# Cells (instances x k²) per prediction gather block: index and gathered arrays of 4 MiB each stay in
-# cache (measured: 2**18 - 2**19 fastest on nursery's 8 and the synthetic 20 features; 2**21: 1.6x slower).
-_GATHER_CELLS = 2 ** 19
+# Cells (instances x k²) per prediction gather block: index and gathered arrays of 2 MiB each stay in
+# cache (measured on nursery's 8 and the synthetic 20 features: 2**18 fastest, 2**16 and 2**19
+# 1.2x slower, 2**20 1.3-1.7x).
+_GATHER_CELLS = 2 ** 18
 # Tables up to this size are mirrored (pair counts j > l from j < l) with one temporary copy; larger
 # ones block by block, with no table-sized temporary.
 _SMALL_TABLE_BYTES = 64 * 2 ** 20
@@ -81,7 +82,8 @@ def log_normalise(log_values: np.ndarray, axis: int) -> np.ndarray:
     """``log_values`` minus its log-sum-exp along ``axis`` (a log posterior from log joints)."""
     top = np.max(log_values, axis=axis, keepdims=True)
     shifted = log_values - top
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted -= np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))      # in place: same values
+    return shifted
 
 
 def log_weighted_mean(logs: np.ndarray, weights: np.ndarray) -> np.ndarray:
