@@ -138,13 +138,14 @@ def _sides(pc: PairCounts, idx, u, shift: float):
     m1, m2 = pc.m1[idx], pc.m2[idx]
     v = shift - u
     j1, j2 = pc.j1[idx], pc.j2[idx]
+    c1, c2 = pc.c1[idx], pc.c2[idx]
     with np.errstate(divide="ignore", invalid="ignore"):
-        la = np.where(j1, np.log(pc.c1[idx] + u[:, None]), 0.0)
-        lb = np.where(j2, np.log(pc.c2[idx] + v[:, None]), 0.0)
+        la = np.where(j1, np.log(c1 + u[:, None]), 0.0)
+        lb = np.where(j2, np.log(c2 + v[:, None]), 0.0)
         lpa = _wlog(1 - m1, n1 + u) + la.sum(axis=1)
         lpb = _wlog(1 - m2, n2 + v) + lb.sum(axis=1)
-        wa = np.where(j1 & (pc.c1[idx] > 0), pc.c1[idx] * la, 0.0).sum(axis=1)
-        wb = np.where(j2 & (pc.c2[idx] > 0), pc.c2[idx] * lb, 0.0).sum(axis=1)
+        wa = np.where(j1 & (c1 > 0), c1 * la, 0.0).sum(axis=1)
+        wb = np.where(j2 & (c2 > 0), c2 * lb, 0.0).sum(axis=1)
     lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
     lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
     if pc.has_den:
@@ -169,17 +170,19 @@ def log_ratio(pc, idx, u, shift):
     """log r(u), its derivative, and the size of the summed terms (interior points)."""
     v = shift - u
     n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
+    j1, j2 = pc.j1[idx], pc.j2[idx]
+    ca, cb = pc.c1[idx] + u[:, None], pc.c2[idx] + v[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        la = np.where(pc.j1[idx], np.log(pc.c1[idx] + u[:, None]), 0.0)
-        lb = np.where(pc.j2[idx], np.log(pc.c2[idx] + v[:, None]), 0.0)
+        la = np.where(j1, np.log(ca), 0.0)
+        lb = np.where(j2, np.log(cb), 0.0)
     a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
     with np.errstate(divide="ignore"):   # end points of a plotted curve: 1/0 = inf is fine
-        inv_a = np.where(pc.j1[idx], 1 / (pc.c1[idx] + u[:, None]), 0).sum(axis=1)
-        inv_b = np.where(pc.j2[idx], 1 / (pc.c2[idx] + v[:, None]), 0).sum(axis=1)
+        inv_a = np.where(j1, 1 / ca, 0).sum(axis=1)
+        inv_b = np.where(j2, 1 / cb, 0).sum(axis=1)
     value = a1 + la.sum(axis=1) - b1 - lb.sum(axis=1)
     scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = (1 - pc.m1[idx]) / (pc.n1[idx] + u) + (1 - pc.m2[idx]) / (pc.n2[idx] + v) + inv_a + inv_b
+        d = (1 - m1) / (n1 + u) + (1 - m2) / (n2 + v) + inv_a + inv_b
         if pc.has_den:
             da, _, db, _ = _den_terms(pc, idx, u, v)
             value = value - da + db
@@ -448,28 +451,30 @@ def critical_alpha_pairs(pc: PairCounts, include_instance: bool = True):
     return np.exp(best[:, 0] - top), np.exp(best[:, 1] - top)
 
 
-def dominance_pairs(pc: PairCounts, alpha: float, margin: np.ndarray, u0: np.ndarray | None = None):
+def dominance_pairs(pc: PairCounts, alpha: float, margin: np.ndarray, u0: np.ndarray | None = None,
+                    at_u0: np.ndarray | None = None):
     """With the instance: ``alpha > critical_alpha_pairs(pc)`` for (a over b, b over a), two bool (k,).
 
     The search of an item stops as soon as both verdicts are proven by its brackets with the
     rounding ``margin`` (k,); the items that never settle run to the end and use the exact levels,
     so the verdicts are those of :func:`critical_alpha_pairs` (``alpha`` > 0).  ``u0`` (k,) may
-    pass the roots of r = 1 where they are known already (NaN where not).
+    pass the roots of r = 1 where they are known already (NaN where not), and ``at_u0`` (k,)
+    ``log_lik`` there (NaN where not known).
     """
     if (pc.seg1 | pc.seg2).any():              # missing training values: no early exit there
         crit_ab, crit_ba = critical_alpha_pairs(pc)
         return alpha > crit_ab, alpha > crit_ba
     verdicts = _Verdicts(np.log(alpha), np.asarray(margin, float))
-    best, _, _ = profile_maxima(pc, verdicts=verdicts, u0=u0)
+    best, _, _ = profile_maxima(pc, verdicts=verdicts, u0=u0, at_u0=at_u0)
     top = best.max(axis=1)
     ab = np.where(verdicts.known, verdicts.ab, alpha > np.exp(best[:, 0] - top))
     ba = np.where(verdicts.known, verdicts.ba, alpha > np.exp(best[:, 1] - top))
     return ab, ba
 
 
-def profile_maxima(pc: PairCounts, verdicts=None, u0=None):
+def profile_maxima(pc: PairCounts, verdicts=None, u0=None, at_u0=None):
     """With the instance: log max of L on ``{r <= 1}`` and on ``{r >= 1}`` (k, 2), where they are
-    attained (k, 2, in u), and u0 (k,) where r = 1.  ``verdicts``, ``u0``: see
+    attained (k, 2, in u), and u0 (k,) where r = 1.  ``verdicts``, ``u0``, ``at_u0``: see
     :func:`dominance_pairs`."""
     k = pc.n1.size
     if u0 is None:
@@ -480,7 +485,13 @@ def profile_maxima(pc: PairCounts, verdicts=None, u0=None):
         if missing.size:
             u0[missing] = ratio_root(pc.take(missing), 1.0)
     all_idx = np.arange(k)
-    at_u0 = log_lik(pc, all_idx, u0)
+    if at_u0 is None:
+        at_u0 = log_lik(pc, all_idx, u0)
+    else:
+        at_u0 = np.array(at_u0, dtype=float)
+        redo = np.flatnonzero(np.isnan(at_u0))
+        if redo.size:
+            at_u0[redo] = log_lik(pc, redo, u0[redo])
     best = np.stack([at_u0, at_u0], axis=1)
     where = np.stack([u0, u0], axis=1)
     zeros, ones = np.zeros(k), np.ones(k)

@@ -109,16 +109,17 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _dominance(self, codes):
         """Certified verdicts, equal to ``alpha > critical_alpha`` without computing it.
 
-        First the Taylor stage (:func:`_taylor_verdicts`): per-row power sums of the counts give
-        log r and log L with bounded remainders at the cost of a few operations per row, and a
-        certified shape of the profile likelihood turns bracketed roots into verdicts — this
-        settles most close calls.  For the rows it leaves, a few cheap probes of the profile
-        likelihood, bracketed from per-row sums over the features (one lookup per block of
-        features, see :class:`_BlockSums`), prove most verdicts (:func:`_probe_sums`); the rows
-        they leave open are settled from the exact root u0 of r = 1 (:func:`_settle_at_root`)
+        First a few cheap probes of the profile likelihood, bracketed from per-row sums over the
+        features (one lookup per block of features, see :class:`_BlockSums`), prove the confident
+        verdicts (:func:`_probe_sums`).  For the rows they leave, the Taylor stage
+        (:func:`_taylor_verdicts`): per-row power sums of the counts give log r and log L with
+        bounded remainders at the cost of a few operations per row, and a certified shape of the
+        profile likelihood turns bracketed roots into verdicts — this settles most close calls.
+        The rows still open are settled from the exact root u0 of r = 1 (:func:`_settle_at_root`)
         and, if still open, by the exact search, which with the instance stops as soon as the
         verdicts are proven (:func:`~credal_core.likelihood.pairwise.dominance_pairs`).  Every
-        shortcut keeps a rounding margin,
+        shortcut keeps a rounding margin, and every stage is a proof on its own (the order only
+        decides which stage settles a row, never its verdict),
         so a verdict within rounding of ``critical_alpha`` is left to the exact route.
         """
         shift = 1.0 if self.include_instance else 0.0
@@ -138,50 +139,59 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                 dom[full] = self._dominance(codes[full])
             return dom
         log_alpha = np.log(self.alpha)
-        nc = tables.class_counts
         pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
-        # first the probes on every row (cheap, and they settle the confident calls), with the
-        # sums that the root and the exact routes use later
-        stats = _class_stats(tables, codes, shift)
-        sides = [_end_values(stats, c, nc[c], shift) for c in range(n_classes)]
-        ends, open_rows, probed = {}, {}, {}
-        for a, b in pairs:
-            ends[a, b] = _pair_ends(sides[a], sides[b], shift)
-            probed[a, b] = _probe_rows(ends[a, b], _PROBE_FIRST)
-            open_rows[a, b] = ~_probe_stage(stats, sides, a, b, nc, ends[a, b], log_alpha, shift, dom,
-                                             probed[a, b])
-        # then the Taylor stage on the rows they leave open
-        rest = _union(open_rows, n)
-        if rest.size:
-            tstats = _taylor_stats(tables, codes[rest], 0.5 * shift, bool(shift))
-            # an upper bound on the scale of _end_values (the terms its margin covers), from m and n
-            scale = [(nc[c] + 2) * (tstats["m"][c] + 1) * (1 + 6 * np.log(nc[c] + 2))
-                     for c in range(n_classes)]
-            for a, b in pairs:
-                sel = np.flatnonzero(open_rows[a, b][rest])
-                if sel.size == 0:
-                    continue
-                tsides = {c: _Side(tstats, c, nc[c], sel, 0.5 * shift) for c in (a, b)}
-                margin = _ROUNDING * (scale[a][sel] + scale[b][sel])
-                ab, ba, known = _taylor_verdicts(tsides, a, b, log_alpha, shift, margin)
-                rows = rest[sel[known]]
-                dom[rows, a, b], dom[rows, b, a] = ab[known], ba[known]
-                open_rows[a, b][rows] = False
-        # the probes again on the open rows closer to a tie (the Taylor stage leaves some)
-        for a, b in pairs:
-            again = open_rows[a, b] & ~probed[a, b] & _probe_rows(ends[a, b], 0.0)
-            if again.any():
-                open_rows[a, b] &= ~_probe_stage(stats, sides, a, b, nc, ends[a, b], log_alpha, shift,
-                                                 dom, again, cheap=False)
-        # last the exact root and the exact search
-        rest = _union(open_rows, n)
-        if rest.size:
-            self._dominance_exact_routes(codes, rest, open_rows, ends, log_alpha, shift, dom)
+        open_rows = {pair: np.ones(n, bool) for pair in pairs}
+        sample = codes[::max(1, n // _SAMPLE_ROWS)]
+        if n > 2 * _SAMPLE_ROWS and not self._probes_pay(sample, pairs, log_alpha, shift):
+            # flat profiles (close calls nearly everywhere): the Taylor stage first, then the
+            # probes and the exact routes on the rows it leaves
+            _taylor_stage(tables, codes, None, open_rows, None, log_alpha, shift, dom)
+            rest = _union(open_rows, n)
+            if rest.size:
+                sub = dom[rest]
+                self._probes_and_exact(codes[rest], {key: val[rest] for key, val in open_rows.items()},
+                                       log_alpha, shift, sub, taylor=False)
+                dom[rest] = sub
+        else:
+            self._probes_and_exact(codes, open_rows, log_alpha, shift, dom, taylor=True)
         return dom
 
-    def _dominance_exact_routes(self, codes, rest, open_rows, ends, log_alpha, shift, dom):
-        """The root and the exact search (see :meth:`_dominance`) on the rows ``rest`` of
-        ``codes``: ``open_rows[a, b]`` marks the rows whose verdicts for the pair are still
+    def _probes_pay(self, codes, pairs, log_alpha, shift):
+        """Whether the probes settle at least the share ``_PROBE_RATE`` of the verdicts on the
+        rows ``codes`` (a sample): they then go before the Taylor stage."""
+        tables = self.tables_
+        nc = tables.class_counts
+        stats = _class_stats(tables, codes, shift)
+        sides = [_end_values(stats, c, nc[c], shift) for c in range(len(nc))]
+        dom = np.zeros((codes.shape[0], len(nc), len(nc)), dtype=bool)
+        every = np.ones(codes.shape[0], bool)
+        settled = sum(int(_probe_stage(stats, sides, a, b, nc, _pair_ends(sides[a], sides[b], shift),
+                                       log_alpha, shift, dom, every, cheap=True).sum()) for a, b in pairs)
+        return settled >= _PROBE_RATE * len(pairs) * codes.shape[0]
+
+    def _probes_and_exact(self, codes, open_rows, log_alpha, shift, dom, taylor):
+        """The probes on the rows ``open_rows[a, b]`` of every pair, then (with ``taylor``) the
+        Taylor stage, then the exact routes on the rows they leave open; writes into ``dom``."""
+        tables = self.tables_
+        nc = tables.class_counts
+        n = codes.shape[0]
+        stats = _class_stats(tables, codes, shift)
+        sides = [_end_values(stats, c, nc[c], shift) for c in range(len(nc))]
+        ends = {}
+        for a, b in open_rows:
+            ends[a, b] = _pair_ends(sides[a], sides[b], shift)
+            open_rows[a, b] &= ~_probe_stage(stats, sides, a, b, nc, ends[a, b], log_alpha, shift, dom,
+                                             open_rows[a, b], cheap=True)
+        if taylor:
+            rest = _union(open_rows, n)
+            if rest.size:
+                _taylor_stage(tables, codes, rest, open_rows, stats["blocks"], log_alpha, shift, dom)
+        if _union(open_rows, n).size:
+            self._dominance_exact_routes(codes, open_rows, ends, log_alpha, shift, dom)
+
+    def _dominance_exact_routes(self, codes, open_rows, ends, log_alpha, shift, dom):
+        """The root and the exact search (see :meth:`_dominance`) on the rows of ``codes`` still
+        open: ``open_rows[a, b]`` marks the rows whose verdicts for the pair are still
         needed, ``ends[a, b]`` holds the pair's end values (:func:`_pair_ends`); the verdicts
         are written into ``dom``."""
         tables = self.tables_
@@ -196,16 +206,42 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             pc = PairCounts(np.full(todo.size, nc[a]), counts[0].T, np.full(todo.size, nc[b]),
                             counts[1].T)
             sub_ends = {key: val[todo] for key, val in ends[a, b].items()}
-            ab, ba, known, u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
+            ab, ba, known, u0, at_u0 = _settle_at_root(pc, sub_ends, log_alpha, shift)
             dom[todo, a, b], dom[todo, b, a] = ab, ba
             left = np.flatnonzero(~known)
             if left.size and shift:
                 dom[todo[left], a, b], dom[todo[left], b, a] = dominance_pairs(
-                    pc.take(left), self.alpha, sub_ends["margin"][left], u0[left])
+                    pc.take(left), self.alpha, sub_ends["margin"][left], u0[left], at_u0[left])
             elif left.size:
                 crit_ab, crit_ba = critical_alpha_pairs(pc.take(left), False)
                 dom[todo[left], a, b] = self.alpha > crit_ab
                 dom[todo[left], b, a] = self.alpha > crit_ba
+
+
+def _taylor_stage(tables, codes, rest, open_rows, blocks, log_alpha, shift, dom):
+    """The Taylor stage (:func:`_taylor_verdicts`) on the rows ``rest`` (None: every row) where
+    ``open_rows[a, b]`` is set; writes the verdicts into ``dom`` and clears those rows.
+    ``blocks``: the :class:`_BlockSums` of ``codes`` if known."""
+    nc = tables.class_counts
+    if rest is None:
+        rest, part = np.arange(codes.shape[0]), codes
+    else:
+        part, blocks = codes[rest], None if blocks is None else blocks.take(rest)
+    tstats = _taylor_stats(tables, part, 0.5 * shift, bool(shift), blocks)
+    # an upper bound on the scale of _end_values (the terms its margin covers), from m and n only
+    scale = [(nc[c] + 2) * (tstats["m"][c] + 1) * (1 + 6 * np.log(nc[c] + 2)) for c in range(len(nc))]
+    for a, b in open_rows:
+        sel = np.flatnonzero(open_rows[a, b][rest])
+        if sel.size == 0:
+            continue
+        if sel.size == rest.size:
+            sel = slice(None)                                # every row: views, no copies
+        tsides = {c: _Side(tstats, c, nc[c], sel, 0.5 * shift) for c in (a, b)}
+        margin = _ROUNDING * (scale[a][sel] + scale[b][sel])
+        ab, ba, known = _taylor_verdicts(tsides, a, b, log_alpha, shift, margin)
+        rows = rest[sel][known]
+        dom[rows, a, b], dom[rows, b, a] = ab[known], ba[known]
+        open_rows[a, b][rows] = False
 
 
 def _union(open_rows, n):
@@ -215,20 +251,15 @@ def _union(open_rows, n):
     return np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if n else np.zeros(0, int)
 
 
-def _probe_rows(ends, floor):
-    """The rows where log r(0) for (a, b) or for (b, a) is at least ``floor`` (and the margin)."""
-    return ((ends["lr_ab"] >= np.maximum(ends["margin"], floor))
-            | (ends["lr_ba"] >= np.maximum(ends["margin"], floor)))
+# The probes go first when they settle at least this share of the verdicts on a sample of about
+# _SAMPLE_ROWS rows (they cost about a fifth of the Taylor stage per row, and settle most
+# confident calls but few close calls).
+_SAMPLE_ROWS, _PROBE_RATE = 1024, 0.4
 
 
-# The probes run before the Taylor stage where log r(0) (or log r(1) for (b, a)) is at least
-# this far from 0 (confident calls, which the probes settle at once), after it elsewhere.
-_PROBE_FIRST = 2.0
-
-
-def _probe_stage(stats, sides, a, b, nc, ends, log_alpha, shift, dom, where, cheap=True):
-    """The probes (:func:`_probe_sums`) on the rows ``where`` and, with ``cheap``, the checks at
-    the ends of [0, 1] for the pair (a, b) on every row; writes the verdicts they prove into
+def _probe_stage(stats, sides, a, b, nc, ends, log_alpha, shift, dom, where, cheap=False):
+    """The probes (:func:`_probe_sums`) for the pair (a, b) on the rows ``where`` and, with
+    ``cheap``, the checks at the ends of [0, 1] on every row; writes the verdicts they prove into
     ``dom`` and returns the rows decided."""
     decided = np.zeros(ends["margin"].size, bool)
     # log r(0) >= 0 for (a, b) means u0 <= 0: b never dominates a (the likelihood's
@@ -314,6 +345,12 @@ class _BlockSums:
         # sum_j (code_j + 1) * stride_j: code -1 needs no special case.
         self.idx = np.ascontiguousarray((codes @ strides).T) + (base + strides.sum(axis=0))[:, None]
 
+    def take(self, rows) -> "_BlockSums":
+        """The same blocks for the rows ``rows`` only."""
+        out = object.__new__(_BlockSums)
+        out.blocks, out.idx = self.blocks, np.ascontiguousarray(self.idx[:, rows])
+        return out
+
     def reduce(self, per_feature: list, combine=np.add) -> np.ndarray:
         """``combine`` over j of ``per_feature[j][..., code[i, j]]``: an array (..., n).
 
@@ -346,7 +383,7 @@ def _class_stats(tables, codes, shift):
     the sums of :math:`\log c_j,\ 1/c_j,\ 1/c_j^2,\ c_j \log c_j` (``l0 i0 q0 w0``).  With the
     instance (``shift = 1``) also the sums of :math:`\log(c_j+1),\ 1/(c_j+1),\ 1/(c_j+1)^2,
     \ c_j\log(c_j+1)` (``l1 i1 q1 w1``).  ``cmin``: the least c_j with the instance, the least
-    positive c_j without it (+inf when there is none).
+    positive c_j without it (+inf when there is none); ``blocks``: the :class:`_BlockSums` used.
     """
     nc = tables.class_counts[:, None]
     names = ["m", "k0", "l0", "i0", "q0", "w0"] + (["l1", "i1", "q1", "w1"] if shift else [])
@@ -366,13 +403,18 @@ def _class_stats(tables, codes, shift):
         sums.append(np.stack([np.asarray(entry[k], float) for k in names]))   # (P, C, V + 1)
         # least count (without the instance: least positive count); +inf when there is none
         mins.append(np.where(inside if shift else pos, t, np.inf))
-    n = codes.shape[0]
-    widths = [len(c) + 1 for c in tables.categories]
-    # a block's table should stay small next to the rows it serves (and fit in the cache)
-    blocks = _BlockSums(codes, widths, limit=max(1, min(4096, n // 4)))
+    blocks = _blocks(tables, codes)
     stats = dict(zip(names, blocks.reduce(sums)))
     stats["cmin"] = blocks.reduce(mins, np.minimum)
+    stats["blocks"] = blocks
     return stats
+
+
+def _blocks(tables, codes):
+    """The :class:`_BlockSums` of ``codes``."""
+    widths = [len(c) + 1 for c in tables.categories]
+    # a block's table should stay small next to the rows it serves (and fit in the cache)
+    return _BlockSums(codes, widths, limit=max(1, min(4096, codes.shape[0] // 4)))
 
 
 def _end_values(stats, c, n_c, shift):
@@ -526,8 +568,8 @@ def _settle_at_root(pc, ends, log_alpha, shift):
     (0, 1), both sets contain u0, so neither class dominates when L(u0) >= α max L.  The maximum
     is bracketed by ``m_lo`` and ``m_up`` (exact without the instance); rows the bracket or the
     rounding margin leave open are not ``known`` and need the exact search.
-    Returns (a over b, b over a, known, u0) over the rows of ``pc`` (u0 is NaN where the sign of
-    log r(0) or log r(1) is within the margin of 0: not computed).
+    Returns (a over b, b over a, known, u0, log L(u0)) over the rows of ``pc`` (u0 and L(u0) are
+    NaN where the sign of log r(0) or log r(1) is within the margin of 0: not computed).
     """
     margin = ends["margin"]
     left = ends["lr_ab"] >= margin                               # u0 < 0: only a over b
@@ -544,7 +586,7 @@ def _settle_at_root(pc, ends, log_alpha, shift):
         low = log_l < log_alpha + ends["m_lo"] - margin          # L(u0) < α max L for sure
         high = log_l >= log_alpha + ends["m_up"] + margin        # L(u0) >= α max L for sure
     known = ((left | right) & (low | high)) | (middle & high)
-    return left & low, right & low, known, u0
+    return left & low, right & low, known, u0, log_l
 
 
 # --- The Taylor stage: whole verdicts from per-row sums, where the profile's shape is certified ---
@@ -554,13 +596,14 @@ _REACH = 0.6        # expansions are used where |d| <= _REACH (c + z) for every 
 _CONFIDENT = 4.0    # |log r| at the centre beyond which a row is left to the probes
 
 
-def _taylor_stats(tables, codes, z, slopes):
+def _taylor_stats(tables, codes, z, slopes, blocks=None):
     r"""Per class (C, n), over the features with :math:`0 < c_j = n(c, f_j) < n(c)`: how many
     (``cnt``), :math:`A = \sum_j \log(c_j + z)`, :math:`S_q = \sum_j (c_j + z)^{-q}` (``S[q]``,
     q = 1..Q+1), the least such count ``cmin`` (+inf if none); the number ``k`` of zero counts and
     ``m`` of counts below n(c).  With ``slopes``: :math:`\sum_j 1/c_j` and :math:`\sum_j 1/(c_j+1)`
     (``ihi``, ``ilo``), the extreme values of :math:`\sum_j 1/(c_j + u)` on [0, 1].
-    A missing test value (code MISSING) adds nothing.
+    A missing test value (code MISSING) adds nothing.  ``blocks``: the :class:`_BlockSums` of
+    ``codes`` if known.
     """
     nc = tables.class_counts[:, None]
     sums, mins = [], []
@@ -578,8 +621,7 @@ def _taylor_stats(tables, codes, z, slopes):
             rows += [np.where(pos, 1 / safe, 0.0), np.where(pos, 1 / (safe + 1), 0.0)]
         sums.append(np.stack([np.asarray(r, float) for r in rows]))        # (P, C, V + 1)
         mins.append(np.where(pos, t, np.inf))
-    widths = [len(c) + 1 for c in tables.categories]
-    blocks = _BlockSums(codes, widths, limit=max(1, min(4096, codes.shape[0] // 4)))
+    blocks = _blocks(tables, codes) if blocks is None else blocks
     out = blocks.reduce(sums)
     stats = {"m": out[0], "k": out[1], "cnt": out[2], "A": out[3], "S": out[4:5 + _ORDER]}
     if slopes:
