@@ -21,6 +21,7 @@ The target of issue 14 is every credal cell at most 5x its baseline.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -115,7 +116,8 @@ def main(argv=None):
     parser.add_argument("--input", nargs="+", default=["integer", "text"], choices=["integer", "text"])
     args = parser.parse_args(argv)
     print(f"{args.n:,} test rows x {args.m} features x {args.classes} classes; seconds (best of "
-          f"{args.repeat}) and ratio to the baseline of the same cell")
+          f"{args.repeat}) and ratio to the baseline of the same cell; load average "
+          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     worst = {}
     for data in args.data:
         for n_train in args.train:
@@ -130,6 +132,7 @@ def main(argv=None):
                 print(f"{label:<44}{line}{cells[args.input[0]][label][2]:>15}")
                 if "predict_set" in label:
                     worst[(label, data, n_train)] = max(cells[k][label][1] for k in args.input)
+    print(f"\nload average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     label, data, n_train = max(worst, key=worst.get)
     print(f"\nworst credal cell: {label} on {data} data, {n_train:,} training rows: "
           f"{worst[(label, data, n_train)]:.1f}x (target <= {TARGET:g}x): "
