@@ -148,9 +148,10 @@ def comp_dominance(post: np.ndarray, base: np.ndarray, epsilon: float, total: fl
     out = np.zeros((n, n_classes, n_classes), dtype=bool)
     if not todo.any():
         return out
-    cell = np.flatnonzero(todo)                                        # i C² + a C + b
-    pa = by_spode.take(cell // n_classes, axis=1)                      # column i C + a: (k, m)
-    pb = by_spode.take((cell // (n_classes * n_classes)) * n_classes + cell % n_classes, axis=1)
+    i, a, b = np.nonzero(todo)
+    i *= n_classes
+    pa = by_spode.take(i + a, axis=1, mode="clip")                     # column i C + a: (k, m)
+    pb = by_spode.take(i + b, axis=1, mode="clip")                     # (valid indices: no check)
     c = pa - pb
     has_neg = (c < 0).any(axis=0)
     if has_neg.all():
@@ -167,7 +168,7 @@ def comp_dominance(post: np.ndarray, base: np.ndarray, epsilon: float, total: fl
     c *= logs
     np.abs(logs, out=logs)
     logs *= pa
-    out.ravel()[cell] = c.sum(axis=0) > REL_TIE * logs.sum(axis=0)
+    out[todo] = c.sum(axis=0) > REL_TIE * logs.sum(axis=0)             # np.nonzero's order
     return out
 
 
