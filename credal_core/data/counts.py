@@ -471,8 +471,9 @@ class CountTables:
 
         One hash pass per column (``pd.factorize``), then the few distinct values are matched to
         the categories, with ``Index.get_indexer``'s equality (``1 == 1.0 == True``, ``"1"``
-        distinct); integer matrices are matched through a lookup table.  ``who`` names the caller
-        in error messages.
+        distinct; text against text through a dict, same matches); integer matrices are matched
+        through a lookup table.  The array is Fortran-ordered (each feature's codes contiguous, as
+        every consumer reads them).  ``who`` names the caller in error messages.
         """
         frame = _frame(X)
         if frame.shape[1] != self.n_features:
