@@ -46,9 +46,16 @@ def test_taylor_stage_verdicts_equal_the_exact_levels(n_train, include, monkeypa
     for level in rng.choice(levels, 3):
         alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0))]
     for alpha in alphas:
-        dom = model.set_params(alpha=alpha).dominance(X_test)
-        mismatch = dom[:, off] != (alpha > crit)[:, off]
-        assert not mismatch.any(), (alpha, int(mismatch.sum()))
+        # the probes first (the default on 300 rows), then the Taylor stage first (a sample of 8
+        # rows where the probes never pay): the same verdicts
+        for rate in (None, 2.0):
+            with pytest.MonkeyPatch.context() as patch:
+                if rate is not None:
+                    patch.setattr(lncc_module, "_SAMPLE_ROWS", 8)
+                    patch.setattr(lncc_module, "_PROBE_RATE", rate)
+                dom = model.set_params(alpha=alpha).dominance(X_test)
+            mismatch = dom[:, off] != (alpha > crit)[:, off]
+            assert not mismatch.any(), (alpha, rate, int(mismatch.sum()))
     # the stage is exercised: it settles most close calls on this data (not on 30 rows with
     # instance, where zero counts and bimodal profiles are common)
     assert np.mean(decided) > (0.2 if n_train == 30 else 0.8), decided
