@@ -127,3 +127,6 @@ st.page_link("pages/classifier_selection.py", label="Classifier selection: pick,
              "Bayes classifier that tolerates more imprecision", icon=":material/alt_route:")
 st.page_link("pages/compare.py", label="Compare on your data: every classifier on your own CSV files, "
              "with tests across data sets", icon=":material/upload_file:")
+st.page_link("pages/missing_values.py", label="Missing values: one instance with holes under missing at "
+             "random, imputation and the conservative rule (NCC2), with the counts behind each verdict",
+             icon=":material/help_center:")

@@ -38,7 +38,7 @@ def test_home_loads_with_formula_slider_metrics_and_chart():
     assert at.get("plotly_chart"), "the set-size bar chart is shown"
     links = " ".join(str(link.proto.label) for link in at.get("page_link"))
     for page in ("Profile likelihood", "Intervals vs N", "Determinacy curves", "AODE compression weights",
-                 "Classifier selection", "Compare on your data"):
+                 "Classifier selection", "Compare on your data", "Missing values"):
         assert page in links
 
 
