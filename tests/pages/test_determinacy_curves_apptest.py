@@ -76,7 +76,9 @@ def test_bad_settings_are_refused_and_a_good_run_follows(change, message):
     assert not at.exception
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     assert not at.get("plotly_chart")
-    for key, value in {"dc_sizes": "20, 40", "dc_eps": [0.1], "dc_alpha": [0.55], "dc_test": 300}.items():
+    good = {"dc_sizes": "20, 40", "dc_eps": [0.1], "dc_alpha": [0.55], "dc_test": 300,
+            "dc_theta": 2, "dc_train": 2}
+    for key, value in good.items():
         at.session_state[key] = value
     run_button(at).click().run()
     assert not at.exception and not at.error
