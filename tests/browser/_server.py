@@ -102,6 +102,16 @@ def streamlit_app(log_name: str, *, fresh: bool = False):
     yield _SHARED["url"]
 
 
+def save_screenshot(page, name: str, settle_ms: int = 0) -> None:
+    """Save the whole page as output/<name>.png for the README (``bash scripts/screenshots.sh`` sets
+    ``CREDAL_SCREENSHOTS=1``); other runs skip it: a full-page capture of a tall page renders it all
+    again in software, seconds of CPU per test that check nothing."""
+    if os.environ.get("CREDAL_SCREENSHOTS") != "1":
+        return
+    page.wait_for_timeout(settle_ms)          # the charts' last redraw
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+
+
 def playwright_or_skip():
     """Playwright's sync API for a browser-test module, or skip the module (no chromium, no playwright)."""
     if not HAVE_CHROMIUM:

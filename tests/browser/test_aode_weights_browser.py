@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -46,5 +46,4 @@ def test_training_rows_slider_changes_the_weights_in_chromium(page_url):
         page.get_by_role("button", name="Run comparison").click()
         expect(page.get_by_text("mean over the 2 folds ± standard deviation")).to_be_visible(timeout=180_000)
         expect(page.get_by_test_id("stTable").filter(has_text="u65")).to_contain_text("±")
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(OUTPUT / "aode_weights.png"), full_page=True)
+        save_screenshot(page, "aode_weights", settle_ms=1500)

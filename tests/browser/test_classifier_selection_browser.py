@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -86,5 +86,4 @@ def test_moving_k_redraws_the_threshold_plane(page_url):
             "k nearest (Euclidean), k = 12", timeout=30_000)
         other.close()
 
-        page.wait_for_timeout(1000)
-        page.screenshot(path=str(OUTPUT / "classifier_selection.png"), full_page=True)
+        save_screenshot(page, "classifier_selection", settle_ms=1000)

@@ -6,7 +6,7 @@ import csv
 import io
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -48,5 +48,4 @@ def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
         assert {r["classifier"] for r in rows} == {"NBC", "NCC", "LNCC_α=0.75"}
         assert len(rows) == 3 * 3
         assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
-        page.wait_for_timeout(1000)
-        page.screenshot(path=str(OUTPUT / "compare.png"), full_page=True)
+        save_screenshot(page, "compare", settle_ms=1000)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -57,5 +57,4 @@ def test_run_stop_and_run_again_in_chromium(base_url):
         expect(charts).to_have_count(2, timeout=120_000)
         expect(page.get_by_text("The run was stopped before it finished")).to_have_count(0)
         expect(page).to_have_url(re.compile(r"[?&]theta=1\b"), timeout=10_000)
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(OUTPUT / "determinacy_curves.png"), full_page=True)
+        save_screenshot(page, "determinacy_curves", settle_ms=1500)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -47,5 +47,4 @@ def test_home_page_in_chromium(server_url):
         expect(metric_value).not_to_have_text(before, timeout=30_000)
         expect(page).to_have_url(re.compile(r"[?&]s=5(\.0)?(&|$)"), timeout=10_000)
 
-        page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
-        page.screenshot(path=str(OUTPUT / "home.png"), full_page=True)
+        save_screenshot(page, "home", settle_ms=1000)

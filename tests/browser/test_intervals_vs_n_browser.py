@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -78,5 +78,4 @@ def test_intervals_vs_n_page_in_chromium(page_url):
         expect(first_row_cells(other)).to_have_text(after, timeout=30_000)
         other.close()
 
-        page.wait_for_timeout(1000)  # let the charts finish their redraw before the screenshot
-        page.screenshot(path=str(OUTPUT / "intervals_vs_n.png"), full_page=True)
+        save_screenshot(page, "intervals_vs_n", settle_ms=1000)

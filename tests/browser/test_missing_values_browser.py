@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -41,8 +41,7 @@ def test_missing_values_page_in_chromium(page_url):
         expect(page.locator(".katex").first).to_be_visible()
         assert page.get_by_test_id("stException").count() == 0
 
-        page.wait_for_timeout(500)             # the chart's last redraw, for the screenshot
-        page.screenshot(path=str(OUTPUT / "missing_values.png"), full_page=True)
+        save_screenshot(page, "missing_values", settle_ms=500)
 
         page.get_by_text("at random (MCAR)", exact=True).click()
         expect(page).to_have_url(re.compile(r"[?&]mech=mcar(&|$)"), timeout=15_000)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import OUTPUT, chromium_browser, playwright_or_skip, streamlit_app
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -103,8 +103,7 @@ def test_profile_likelihood_page_in_chromium(page_url):
         expect(page).to_have_url(re.compile(r"[?&]alpha=0\.22\b"), timeout=10_000)
         expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
 
-        page.wait_for_timeout(1000)  # let the chart finish its redraw before the screenshot
-        page.screenshot(path=str(OUTPUT / "profile_likelihood.png"), full_page=True)
+        save_screenshot(page, "profile_likelihood", settle_ms=1000)
 
         # edit the counts table (a canvas grid): n(c, f̃_1) = 5 -> 3 makes a shareable custom example
         edit_first_cell(page, "5", "3", lambda timeout: expect(page).to_have_url(

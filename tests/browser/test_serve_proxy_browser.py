@@ -14,7 +14,15 @@ import signal
 import subprocess
 
 import pytest
-from _server import OUTPUT, ROOT, chromium_browser, free_port, playwright_or_skip, wait_until_serving
+from _server import (
+    OUTPUT,
+    ROOT,
+    chromium_browser,
+    free_port,
+    playwright_or_skip,
+    save_screenshot,
+    wait_until_serving,
+)
 
 from benchmarks.load_test import free_port_block
 
@@ -104,4 +112,4 @@ def test_deep_link_slider_and_upload_through_the_proxy(proxy_url):
         second = browser.new_context(viewport={"width": 1400, "height": 2000})
         upload_and_compare(second.new_page(), proxy_url)
         assert {worker, worker_of(second)} == {"w0", "w1"}
-        page.screenshot(path=str(OUTPUT / "serve_proxy.png"), full_page=True)
+        save_screenshot(page, "serve_proxy")

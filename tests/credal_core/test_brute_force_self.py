@@ -121,7 +121,7 @@ def _ncc_ratio_from_u(n_c, n_cf, inst, s, eps, u_c, u_cf, a, b):
     return out[0] / out[1]
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_ncc_infimum_never_beaten_by_random_priors(seed):
     rng = np.random.default_rng(300 + seed)
     K = 2 + seed % 2

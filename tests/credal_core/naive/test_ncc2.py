@@ -109,7 +109,7 @@ def holey(draw):
     return X, y, X_test, train, test
 
 
-SETTINGS = settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(35), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def fit(X, y, **kw):

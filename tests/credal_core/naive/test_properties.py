@@ -26,7 +26,7 @@ def datasets(draw, max_classes=4):
     return pd.DataFrame(X).add_prefix("f"), y, pd.DataFrame(X_test).add_prefix("f")
 
 
-SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
