@@ -200,9 +200,11 @@ st.download_button("All data sets, per fold (CSV)",
 
 
 # --- across data sets
-# what the results depend on: the protocol, and each data set's title, file and columns taken
-results_key = json.dumps([protocol, [(title, f"{key}|{selection}")
-                                     for title, key, *_, selection in prepared]], ensure_ascii=False)
+# what the results depend on: the protocol, and each data set's title, file, columns taken, numeric
+# columns and non-MAR columns (everything run_comparison is keyed on)
+results_key = json.dumps([protocol, [(title, f"{key}|{selection}", list(numeric), list(non_mar))
+                                     for title, key, _, _, numeric, non_mar, selection in prepared]],
+                         ensure_ascii=False)
 
 
 @st.fragment

@@ -86,7 +86,8 @@ if data == UPLOAD:
         st.stop()
     for note in notes:
         data_col.caption(f"{plain(note)[:1].upper()}{plain(note)[1:]}.")
-    data_key = f"upload-{hashlib.sha256(upload.getvalue()).hexdigest()[:16]}-{class_column}"
+    # the name too: its extension decides CSV or ARFF parsing
+    data_key = f"upload-{hashlib.sha256(upload.getvalue()).hexdigest()[:16]}-{upload.name}-{class_column}"
 else:
     X, y = cached_sample(data)
     data_key = f"sample-{data}"

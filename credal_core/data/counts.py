@@ -243,12 +243,14 @@ def _factorize_integer_matrix(X: np.ndarray):
     """
     if X.size == 0:
         return None
-    XT = np.ascontiguousarray(X.T, dtype=np.int64)
-    lo, hi = XT.min(axis=1), XT.max(axis=1)
-    spans = [int(h) - int(v) + 1 for v, h in zip(X.min(axis=0).tolist(), X.max(axis=0).tolist())] \
-        if X.dtype == np.uint64 else (hi - lo + 1).tolist()
-    if sum(spans) > _INTEGER_SPAN_SLOTS:
+    # ranges in Python integers: int64 arithmetic would wrap on extreme values (e.g. -2**63 and
+    # 2**63 - 1 in one column), and uint64 values past 2**63 do not fit the int64 codes
+    mins, maxs = X.min(axis=0).tolist(), X.max(axis=0).tolist()
+    spans = [int(h) - int(v) + 1 for v, h in zip(mins, maxs)]
+    if sum(spans) > _INTEGER_SPAN_SLOTS or max(maxs) > np.iinfo(np.int64).max:
         return None
+    XT = np.ascontiguousarray(X.T, dtype=np.int64)
+    lo = XT.min(axis=1)
     spans = np.asarray(spans, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(spans)[:-1]])
     slot = XT - (lo - offsets)[:, None]                   # a new array: X is never written
@@ -522,10 +524,11 @@ def _integer_lookup(values: np.ndarray, categories: np.ndarray, out: np.ndarray)
     if cats.size == 0 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
                                  for v in cats.tolist()):
         return False
+    lo, hi = min(cats.tolist()), max(cats.tolist())
+    big = np.iinfo(np.int64).max
+    if hi - lo > 1_000_000 or hi > big or (values.dtype == np.uint64 and values.size and values.max() > big):
+        return False                                      # (int64 arithmetic below would wrap)
     cats = cats.astype(np.int64)
-    lo, hi = int(cats.min()), int(cats.max())
-    if hi - lo > 1_000_000:
-        return False
     lut = np.full(hi - lo + 2, UNSEEN, dtype=np.int64)   # last slot: out of range
     lut[cats - lo] = np.arange(cats.size)
     shifted = values.astype(np.int64) - lo

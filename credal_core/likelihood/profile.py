@@ -168,7 +168,7 @@ class PairProfile:
         return np.minimum(out, 1.0)
 
     def alpha_cut(self, alpha: float, num: int = 4001) -> tuple[float, float]:
-        """Range of :math:`P(c | \tilde f)` over the parameters with normalised likelihood ≥ α.
+        r"""Range of :math:`P(c | \tilde f)` over the parameters with normalised likelihood ≥ α.
 
         The ends are located on a grid and refined by bisection on the exact curve (the hull of
         the cut if the profile is bimodal).

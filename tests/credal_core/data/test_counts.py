@@ -216,3 +216,20 @@ def test_count_and_encode_gives_from_data_and_encode(name):
         for c in range(len(tables.classes)):
             for v in range(len(tables.categories[j])):
                 assert tables.feature_counts[j][c, v] == np.sum((codes[:, j] == v) & (y_codes == c))
+
+
+@pytest.mark.parametrize("column", [
+    np.array([-2**63, 2**63 - 1, 0, 0, -2**63, 7], dtype=np.int64),     # a span past int64
+    np.array([2**63 - 1, 2**63, 5, 5, 2**64 - 1, 5], dtype=np.uint64),  # values past int64
+])
+def test_extreme_integer_values_are_coded_like_their_text(column):
+    # the fast integer paths (one presence table, a lookup table) must step aside where int64
+    # arithmetic would wrap: the codes and the predictions equal those of the same values as text
+    from credal_core import NCC
+
+    y = ["a", "b", "a", "b", "a", "b"]
+    X = np.column_stack([column, np.array([1, 2, 1, 2, 2, 1], dtype=column.dtype)])
+    as_text = np.array([[str(v) for v in row] for row in X.tolist()], dtype=object)
+    ints, text = NCC().fit(X, y), NCC().fit(as_text, y)
+    assert [len(c) for c in ints.tables_.categories] == [len(c) for c in text.tables_.categories]
+    np.testing.assert_array_equal(ints.predict_set(X), text.predict_set(as_text))
