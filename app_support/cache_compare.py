@@ -67,6 +67,15 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     return neutralise_formulas(frame).to_csv(index=False).encode("utf-8")
 
 
+def results_key(protocol: str, prepared: list[tuple]) -> str:
+    """What section 4's results depend on: the protocol and, per data set (``prepared`` rows: title,
+    key, X, y, numeric columns, non-MAR columns, columns taken), everything ``run_comparison`` is
+    keyed on. ``across_views`` is shared by all sessions under this key."""
+    return json.dumps([protocol, [(title, f"{key}|{selection}", list(numeric), list(non_mar))
+                                  for title, key, _, _, numeric, non_mar, selection in prepared]],
+                      ensure_ascii=False)
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
 def across_views(results_key: str, indicators: tuple[str, ...], *, _summaries: dict) -> dict:
     """Section 4 of the page for every indicator of ``indicators``, computed once per set of results and

@@ -10,7 +10,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_compare import LIMITS, across_views, csv_bytes, load_table, run_comparison
+from app_support.cache_compare import LIMITS, across_views, csv_bytes, load_table, results_key, run_comparison
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.figures_compare import (
     determinacy_accuracy_figure,
@@ -200,11 +200,7 @@ st.download_button("All data sets, per fold (CSV)",
 
 
 # --- across data sets
-# what the results depend on: the protocol, and each data set's title, file, columns taken, numeric
-# columns and non-MAR columns (everything run_comparison is keyed on)
-results_key = json.dumps([protocol, [(title, f"{key}|{selection}", list(numeric), list(non_mar))
-                                     for title, key, _, _, numeric, non_mar, selection in prepared]],
-                         ensure_ascii=False)
+views_key = results_key(protocol, prepared)
 
 
 @st.fragment
@@ -216,7 +212,7 @@ def across_section() -> None:
         return
     indicator = st.selectbox("Indicator to compare (higher is better)", list(RANKABLE),
                              format_func=RANKABLE.get, key="cmp_rank_indicator")
-    view = across_views(results_key, tuple(RANKABLE), _summaries=summaries)[indicator]
+    view = across_views(views_key, tuple(RANKABLE), _summaries=summaries)[indicator]
     result = view["result"]
     if result.left_out:
         st.warning("Left out (no score on some data set, e.g. it failed there): "

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pandas.testing as pdt
 
-from app_support.cache_compare import across_views, csv_bytes
+from app_support.cache_compare import across_views, csv_bytes, results_key
 from app_support.figures_stats import critical_difference_figure
 from credal_core.stats import across_datasets
 
@@ -59,3 +59,21 @@ def test_too_few_classifiers_leave_the_tests_out():
               for name, table in tables.items()}
     view = across_views("test-key-1", ("u65",), _summaries=tables)["u65"]
     assert view["result"].friedman is None and set(view) == {"result"}
+
+
+def test_the_shared_key_changes_with_every_input_of_the_comparison():
+    # section 4 is shared by all sessions under this key: a data set's numeric or non-MAR columns
+    # change its results (run_comparison is keyed on them), so they must change the key too
+    X, y = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", None]}), pd.Series(["p", "q"])
+    row = ("clinic.csv", "upload-1", X, y, ("a",), ("b",), '["class", ["a", "b"]]')
+    base = results_key('{"folds": 5}', [row])
+    variants = [
+        results_key('{"folds": 10}', [row]),
+        results_key('{"folds": 5}', [row[:4] + ((),) + row[5:]]),              # no numeric column
+        results_key('{"folds": 5}', [row[:5] + ((),) + row[6:]]),              # no non-MAR column
+        results_key('{"folds": 5}', [row[:6] + ('["class", ["a"]]',)]),        # other columns taken
+        results_key('{"folds": 5}', [("other.csv",) + row[1:]]),
+        results_key('{"folds": 5}', [row[:1] + ("upload-2",) + row[2:]]),
+    ]
+    assert len({base, *variants}) == 1 + len(variants)
+    assert results_key('{"folds": 5}', [row]) == base                           # and it is stable
