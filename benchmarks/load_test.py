@@ -32,6 +32,11 @@ Scenarios (``run``):
   move sliders on the other pages (round-robin) once every comparison has started; the slider users'
   latencies decide the limits.
 
+- ``flood``: one student holds a key on ``--flood-page``'s slider (a new value every 0.03 s, never
+  waiting for the run — each request makes the server stop that session's run and start the newest) while
+  ``--flood-others`` students (10) move sliders on the other pages; their latencies decide the limits, and
+  the row says how many reruns the flooder sent and how many runs the server finished for it.
+
 ``cpu-per-rerun``: one student per page, ``--reruns`` slider moves to values not visited before in the
 session; CPU seconds of the server's process tree per rerun (idle CPU subtracted), the issue's target being
 at most 0.05 s on every page.
@@ -172,6 +177,8 @@ class Student:
         # text of the newest full run (headings, markdown, alerts, expander labels): what a reader sees
         self.texts: list[str] = []
         self.bytes_received = 0
+        self.nudges = 0                 # reruns sent without waiting (nudge)
+        self.runs_finished = 0          # script_finished messages of complete runs
         self._seen = 0
         self._cached: set[str] = set()
         self._run_done: asyncio.Future | None = None
@@ -327,6 +334,7 @@ class Student:
                 future.set_result(message.file_urls_response)
         elif kind == "script_finished":
             status = message.script_finished
+            self.runs_finished += status != FINISHED.FINISHED_EARLY_FOR_RERUN
             # a run cut short by st.rerun() (or a newer rerun) is followed by another run
             if status != FINISHED.FINISHED_EARLY_FOR_RERUN and self._run_done is not None \
                     and not self._run_done.done():
@@ -379,6 +387,19 @@ class Student:
         walk : int
             +1 or -1: one step in that direction, turning at the ends (values not visited before).
         """
+        return await self._run([self._moved_state(widget, rng, walk)], widget.fragment_id)
+
+    async def nudge(self, widget: Widget, rng: random.Random) -> None:
+        """Move the widget and send the rerun without waiting for it, as a browser does while a key is
+        held on a slider: the server stops the session's run in progress and starts the newest."""
+        message = self._client_state()
+        message.rerun_script.widget_states.widgets.extend([self._moved_state(widget, rng, 0)])
+        if widget.fragment_id:
+            message.rerun_script.fragment_id = widget.fragment_id
+        await self.ws.write_message(message.SerializeToString(), binary=True)
+        self.nudges += 1
+
+    def _moved_state(self, widget: Widget, rng: random.Random, walk: int):
         proto = widget.proto
         state = WidgetState(id=proto.id)
         current = self.values.get(proto.id)
@@ -399,7 +420,7 @@ class Student:
             self.values[proto.id] = state.string_value = options[(index + 1) % len(options)]
         else:
             raise ProtocolError(f"cannot move a {widget.kind}")
-        return await self._run([state], widget.fragment_id)
+        return state
 
     async def submit(self, button: Widget, states=()) -> float:
         """Press a form's submit button with the given form widget states; returns the seconds taken."""
@@ -813,6 +834,49 @@ async def mixed_scenario(url: str, args, tree, server: str) -> dict:
                         {"sliders": sliders, "compare": compare}, measures, "sliders")
 
 
+async def flood_scenario(url: str, args, tree, server: str) -> dict:
+    """One student holds a key on ``--flood-page``'s slider (a new value every ``--flood-interval`` s,
+    never waiting for the run: each rerun request stops that session's run in progress) while
+    ``--flood-others`` students move sliders on the other pages as usual; their latencies decide."""
+    others, flooder_outcome = Outcome(), Outcome()
+    rng = random.Random(args.seed + 2)
+    spec = PAGES[args.flood_page]
+    start_moving, stop = asyncio.Event(), asyncio.Event()
+    counts = {}
+
+    async def flooder():
+        student = Student(url, args.timeout)
+        try:
+            flooder_outcome.first.append(await student.open(spec.url_path, spec.query))
+            widget = student.find_for(spec)
+            start_moving.set()
+            while not stop.is_set():
+                await student.nudge(widget, rng)
+                await asyncio.sleep(args.flood_interval)
+            await asyncio.sleep(1.0)          # the last run's answer
+        except Exception as problem:
+            student.errors.append(f"flooder: {problem!r}"[:400])
+        finally:
+            counts.update(sent=student.nudges, finished=student.runs_finished)
+            await student.close()
+            flooder_outcome.absorb(student, None, [])
+
+    async def class_moves():
+        pages = [p for p in MIXED_SLIDER_PAGES if p != args.flood_page] or MIXED_SLIDER_PAGES
+        await asyncio.gather(*[
+            slider_student(url, PAGES[pages[i % len(pages)]], others, args.moves, args.interval,
+                           rng.uniform(0, args.ramp), rng.randint(0, 2**31), args.timeout, start_moving)
+            for i in range(args.flood_others)])
+        stop.set()
+
+    measures = await measured(tree, asyncio.gather(flooder(), class_moves()))
+    row = scenario_row(f"flood ({args.flood_page} held + {args.flood_others} sliders)", args.flood_others + 1,
+                       server, {"others": others, "flooder": flooder_outcome}, measures, "others")
+    row["flooder_reruns_sent"] = counts.get("sent", 0)
+    row["flooder_runs_finished"] = counts.get("finished", 0)
+    return row
+
+
 async def run_scenarios(url: str, args, tree, server: str) -> list[dict]:
     pages = [p for p in args.pages.split(",") if p] if args.pages else []
     unknown = [p for p in pages if p not in PAGES]
@@ -820,7 +884,8 @@ async def run_scenarios(url: str, args, tree, server: str) -> list[dict]:
         raise SystemExit(f"unknown pages {unknown}; known: {', '.join(PAGES)}")
     counts = [int(c) for c in args.students.split(",") if c]
     if not args.no_warm_up:
-        warm = list(dict.fromkeys(pages + (MIXED_SLIDER_PAGES + ["compare"] if args.mixed else [])))
+        warm = list(dict.fromkeys(pages + (MIXED_SLIDER_PAGES + ["compare"] if args.mixed else [])
+                                  + (MIXED_SLIDER_PAGES + [args.flood_page] if args.flood else [])))
         await warm_up(url, warm, args.workers if args.start == "serve" else 1, args.timeout)
     rows = []
     print(TABLE_HEADER, flush=True)
@@ -828,6 +893,11 @@ async def run_scenarios(url: str, args, tree, server: str) -> list[dict]:
         for count in counts:
             rows.append(await page_scenario(url, name, count, args, tree, server))
             print(table_line(rows[-1]), flush=True)
+    if args.flood:
+        rows.append(await flood_scenario(url, args, tree, server))
+        print(table_line(rows[-1]), flush=True)
+        print(f"    flooder: {rows[-1]['flooder_reruns_sent']} reruns sent, "
+              f"{rows[-1]['flooder_runs_finished']} runs finished", flush=True)
     if args.mixed:
         rows.append(await mixed_scenario(url, args, tree, server))
         print(table_line(rows[-1]), flush=True)
@@ -983,6 +1053,12 @@ def parse_args(argv=None):
     run.add_argument("--ramp", type=float, default=1.0,
                      help="students start within this many seconds (default 1)")
     run.add_argument("--mixed", action="store_true", help="also the mixed class (compare + sliders)")
+    run.add_argument("--flood", action="store_true",
+                     help="also a class with one student holding a key on a slider (see --flood-page)")
+    run.add_argument("--flood-page", default="aode_weights", choices=SLIDER_PAGES)
+    run.add_argument("--flood-interval", type=float, default=0.03,
+                     help="seconds between the flooding student's reruns (default 0.03: a held key)")
+    run.add_argument("--flood-others", type=int, default=10, help="students moving sliders meanwhile")
     run.add_argument("--mixed-compare", type=int, default=10)
     run.add_argument("--mixed-sliders", type=int, default=20)
     run.add_argument("--compare-timeout", type=float, default=900.0,
@@ -1007,8 +1083,8 @@ def parse_args(argv=None):
     cpu.add_argument("--max-cpu", type=float, help="exit 1 when a page's mean CPU per rerun (s) is above")
     args = parser.parse_args(argv)
     args.post_script_gc = {"config": None, "on": True, "off": False}[args.post_script_gc]
-    if args.command == "run" and args.pages == "" and not args.mixed:
-        parser.error("nothing to run: give --pages and/or --mixed")
+    if args.command == "run" and args.pages == "" and not (args.mixed or args.flood):
+        parser.error("nothing to run: give --pages, --mixed and/or --flood")
     return args
 
 
