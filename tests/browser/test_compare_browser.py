@@ -40,10 +40,22 @@ def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
         expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=60_000)
         expect(page.get_by_role("checkbox", name="Drop ID-like columns")).to_be_checked()
 
-        with page.expect_download(timeout=60_000) as info:
-            page.get_by_role("button", name="Per-fold results (CSV)").click()
+        # the file is made by the server when asked (a deferred download): a click that lands while the
+        # page is still rerunning asks for a file the newer run has replaced, so wait for the run to end
+        # and ask again if no file comes
+        button = page.get_by_role("button", name="Per-fold results (CSV)")
+        for attempt in range(3):
+            expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
+            try:
+                with page.expect_download(timeout=20_000) as info:
+                    button.click()
+                download = info.value
+                break
+            except sync_api.TimeoutError:
+                if attempt == 2:
+                    raise
         path = tmp_path / "folds.csv"
-        info.value.save_as(path)
+        download.save_as(path)
         rows = list(csv.DictReader(io.StringIO(path.read_text())))
         assert {r["classifier"] for r in rows} == {"NBC", "NCC", "LNCC_α=0.75"}
         assert len(rows) == 3 * 3
