@@ -19,6 +19,7 @@ from benchmarks.load_test import (
     PAGES,
     ProcessTree,
     Student,
+    flood_scenario,
     judge,
     page_scenario,
     quantile,
@@ -43,6 +44,20 @@ def test_two_students_move_the_home_slider(app_url):
     assert 0 < row["rerun"]["p50"] <= row["rerun"]["max"]
     assert row["server_cpu_s"] > 0
     assert row["server_rss_peak_mb"] > 50   # a Streamlit process with numpy, pandas, plotly loaded
+
+
+def test_a_held_key_is_coalesced_and_the_others_still_get_answers(app_url):
+    # the flooder sends many reruns without waiting; Streamlit keeps one run per session (a new request
+    # stops the one in progress), so the server finishes far fewer runs than were sent, and the other
+    # students' moves all complete without errors
+    url, pid = app_url
+    args = argparse.Namespace(ramp=0.2, seed=0, moves=2, interval=0.3, timeout=120.0, flood_page="home",
+                              flood_interval=0.01, flood_others=2)
+    row = asyncio.run(flood_scenario(url, args, ProcessTree(pid), "app"))
+    assert row["errors"] == 0, row["groups"]
+    assert row["rerun"]["n"] == 4                     # the two others' moves, judged group
+    assert row["flooder_reruns_sent"] >= 20
+    assert 0 < row["flooder_runs_finished"] < row["flooder_reruns_sent"]
 
 
 def test_deep_link_state_and_a_slider_move_reach_the_page(app_url):
