@@ -141,8 +141,10 @@ def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, Cred
     Where ε is too large for the credal sets the models are fitted directly (their error is raised).
     """
     bma0, comp0 = _fitted_base(name, n_train)
+    if epsilon == bma0.epsilon:
+        return bma0, comp0                       # the base fit itself (shared and read only alike)
     k, k_kept = comp0.n_features_in_, int(bma0.kept_.sum())
-    if (k + 1) * epsilon > 1.0 or k_kept * epsilon > 1.0 or epsilon == bma0.epsilon:
+    if (k + 1) * epsilon > 1.0 or k_kept * epsilon > 1.0:
         return _fit(name, n_train, epsilon)
     bma, comp = copy.copy(bma0), copy.copy(comp0)
     bma.epsilon = comp.epsilon = epsilon
