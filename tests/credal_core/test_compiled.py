@@ -1,0 +1,39 @@
+"""The optional compiled-kernel wrapper: numba on or off gives the same results; numba loads lazily."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from credal_core._compiled import compiled_kernel, numba_enabled
+
+
+@compiled_kernel
+def _running_max(values):
+    out = np.empty_like(values)
+    best = -np.inf
+    for i in range(values.shape[0]):
+        if values[i] > best:
+            best = values[i]
+        out[i] = best
+    return out
+
+
+def test_compiled_and_python_paths_agree(monkeypatch):
+    values = np.random.default_rng(0).normal(size=1000)
+    expected = np.maximum.accumulate(values)                  # numpy's own, independent of the kernel
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    assert not numba_enabled()
+    np.testing.assert_array_equal(_running_max(values), expected)
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    if not numba_enabled():
+        pytest.skip("numba is not installed: only the numpy path exists")
+    np.testing.assert_array_equal(_running_max(values), expected)
+
+
+def test_importing_the_package_does_not_import_numba():
+    code = "import sys, credal_core; credal_core.NCC; credal_core.LNCC; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
