@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import check_number, natural_dtype
 from ..data.counts import CountTables, check_categories_policy
+from . import _kernels
 from ._spode import SpodeTables, log_normalise, log_weighted_mean, table_bytes
 
 __all__ = ["SpodeEnsemble", "shared_spode_tables"]
@@ -34,16 +35,17 @@ __all__ = ["SpodeEnsemble", "shared_spode_tables"]
 _PREDICT_CELLS = 2 ** 18
 
 # Models of the family fitted on the same rows (the compare page fits five per fold) share one
-# SpodeTables and one set of in-sample posteriors: a few small entries, keyed by a digest of the
-# codes, labels and estimator; arrays above _SHARE_MAX_BYTES are never kept.
+# SpodeTables and one set of in-sample log-likelihoods: a few small entries, keyed by a digest of
+# the codes, labels and estimator; tables above _SHARE_MAX_BYTES are never kept.
 _SHARED: OrderedDict = OrderedDict()
 _SHARED_ENTRIES = 2
 _SHARE_MAX_BYTES = 32 * 2 ** 20
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_posteriors):
-    """(SpodeTables, in-sample log posteriors or None) for these data, computed once and shared."""
+def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_likelihoods):
+    """(SpodeTables, in-sample log-likelihoods LL_j (k,) or None) for these data, computed once and
+    shared."""
     entry = key = None
     if _SHARED_ENTRIES > 0:         # sharing on: look the data up (a digest of every code)
         key = hashlib.blake2b(repr((codes.shape, codes.dtype.str, n_classes, list(map(int, n_values)),
@@ -61,21 +63,19 @@ def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_
                 _SHARED[key] = entry
                 while len(_SHARED) > _SHARED_ENTRIES:
                     _SHARED.popitem(last=False)
-    if not with_posteriors:
+    if not with_likelihoods:
         return entry[0], None
-    post = entry[1]
-    if post is None:
-        post = entry[0].training_log_posteriors(codes)
-        if post.nbytes <= _SHARE_MAX_BYTES:
-            entry[1] = post
-    return entry[0], post
+    if entry[1] is None:
+        entry[1] = entry[0].training_log_likelihoods(codes, y_codes)
+    return entry[0], entry[1].copy()
 
 
 class SpodeEnsemble(ClassifierMixin, BaseEstimator):
     """Base of the AODE family: fit learns the SPODE tables; subclasses choose the weights.
 
-    Subclasses implement ``_fit_weights(log_post, y_codes)`` (called at fit time with the
-    in-sample SPODE log posteriors) and set ``weights_`` (k,).
+    Subclasses implement ``_fit_weights(log_likelihoods)`` (called at fit time with the in-sample
+    conditional log-likelihoods :math:`LL_j` of the SPODEs, or None when ``_needs_training_posteriors``
+    is false) and set ``weights_`` (k,).
     """
 
     _needs_training_posteriors = True
@@ -125,7 +125,7 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
             warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
                           "information and are left out of every prediction", UserWarning, stacklevel=2)
         estimator, m = self._estimator()
-        self.spodes_, log_post = shared_spode_tables(codes, y_codes, len(tables.classes), n_values, estimator,
+        self.spodes_, log_lik = shared_spode_tables(codes, y_codes, len(tables.classes), n_values, estimator,
                                                      m, self._needs_training_posteriors)
         self.tables_ = tables
         self.classes_ = natural_dtype(tables.classes)
@@ -135,13 +135,13 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
             self.feature_names_in_ = tables.feature_names.astype(str)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        self._fit_weights(log_post, y_codes)
+        self._fit_weights(log_lik)
         return self
 
     def _validate_n_features(self, k: int):
         """Hook: refuse a number of SPODEs the method cannot handle (e.g. k ε > 1)."""
 
-    def _fit_weights(self, log_post, y_codes):
+    def _fit_weights(self, log_likelihoods):
         raise NotImplementedError
 
     def _encode(self, X) -> np.ndarray:
@@ -168,6 +168,23 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
         value underflows to 0 are recomputed in log space, so no finite log probability becomes
         ``-inf``.
         """
+        n_classes = len(self.classes_)
+        joint = self._combine() == "joint"
+        tt = self.spodes_.kernel_table()
+        if tt is not None:          # compiled, row by row; the rows it flags take the numpy path
+            out = np.empty((codes.shape[0], n_classes))
+            flag = np.empty(codes.shape[0], dtype=np.int8)
+            usable = np.ascontiguousarray(self._usable(codes).T)
+            _kernels.log_pooled(tt, self.spodes_.slot_index(codes), np.asarray(self.weights_, dtype=float),
+                                usable, joint, out, flag)
+            redo = np.flatnonzero(flag)
+            if redo.size:
+                out[redo] = self._log_pooled_numpy(codes[redo])
+            return out
+        return self._log_pooled_numpy(codes)
+
+    def _log_pooled_numpy(self, codes) -> np.ndarray:
+        """:meth:`_log_pooled` with numpy, in blocks of :data:`_PREDICT_CELLS` cells."""
         n_classes, k = len(self.classes_), codes.shape[1]
         out = np.empty((codes.shape[0], n_classes))
         joint = self._combine() == "joint"

@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._compiled import numba_enabled
 from ..data.counts import MISSING
+from . import _kernels
 
 __all__ = ["SpodeTables", "DEFAULT_MAX_TABLE_BYTES", "ESTIMATORS", "table_bytes", "log_normalise",
            "log_weighted_mean", "conditional_log_likelihoods", "null_log_likelihood"]
@@ -178,10 +180,14 @@ class SpodeTables:
         idx = np.ascontiguousarray(codes.T) + self.offsets[:, None]
         idx[idx < self.offsets[:, None]] = -1                               # missing -> -1
         counts = np.zeros((C, W, W))
-        diag = np.zeros(C * W, dtype=np.int64)
-        step = max(1, _CHUNK_CELLS // max(1, k * (k - 1) // 2, k))
         widths = (self.n_values + 1).tolist()
-        for start in range(0, n, step):
+        diag = np.zeros(C * W, dtype=np.int64)
+        compiled = numba_enabled()
+        if compiled:                     # the same integer counts, row by row
+            diag = np.zeros((C, W))
+            _kernels.pair_counts(idx, y_codes, counts, diag)
+        step = max(1, _CHUNK_CELLS // max(1, k * (k - 1) // 2, k))
+        for start in range(0, 0 if compiled else n, step):
             block, yb = idx[:, start:start + step], y_codes[start:start + step]
             complete = bool(block.size == 0 or block.min() >= 0)
             cells = yb * W + block                                          # (k, b): n(c, p)
@@ -207,6 +213,26 @@ class SpodeTables:
         idx = np.where(codes == -1, widths - 1, codes) + self.offsets
         return np.where(codes == MISSING, -1, idx)
 
+    def slot_index(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`slots` feature-major and contiguous (k, n), int64: what the kernels read."""
+        codes_t = codes.T
+        widths = (self.n_values + 1)[:, None]
+        idx = np.where(codes_t == -1, widths - 1, codes_t) + self.offsets[:, None]
+        idx[codes_t == MISSING] = -1
+        return np.ascontiguousarray(idx, dtype=np.int64)
+
+    def kernel_table(self) -> np.ndarray | None:
+        """The class-minor copy ``tt[p, q, c]`` of the log table the compiled kernels read, or None
+        when they are off (numba missing or ``CREDAL_NUMBA=0``) or the table is larger than
+        :data:`~credal_core.aode._kernels.KERNEL_MAX_TABLE_BYTES` (the numpy path then runs)."""
+        if not numba_enabled() or self.log_table.nbytes > _kernels.KERNEL_MAX_TABLE_BYTES:
+            return None
+        tt = getattr(self, "_tt", None)
+        if tt is None:
+            C, W = self.n_classes, self.width
+            tt = self._tt = np.ascontiguousarray(self.log_table.reshape(C, W, W).transpose(1, 2, 0))
+        return tt
+
     def log_joint(self, codes: np.ndarray) -> np.ndarray:
         """:math:`\\log P(c, \\mathbf a \\mid s_j)` as an array (n, k, C), a view of :meth:`log_joint_ckn`."""
         return self.log_joint_ckn(codes).transpose(2, 1, 0)
@@ -223,8 +249,12 @@ class SpodeTables:
         """
         n, k = codes.shape
         C, W = self.n_classes, self.width
-        idx = np.ascontiguousarray(self.slots(codes).T)                       # (k, n)
         out = np.empty((C, k, n))
+        tt = self.kernel_table()
+        if tt is not None:
+            _kernels.log_joint_ckn(tt, self.slot_index(codes), out)
+            return out
+        idx = np.ascontiguousarray(self.slots(codes).T)                       # (k, n)
         step = max(1, _GATHER_CELLS // max(1, k * k))
         for start in range(0, n, step):
             block = idx[:, start:start + step]
@@ -270,6 +300,24 @@ class SpodeTables:
                 null = np.log(self.class_counts / self.class_counts.sum())
             log_post[missing] = null
         return log_post
+
+
+    def training_log_likelihoods(self, codes: np.ndarray, y_codes: np.ndarray) -> np.ndarray:
+        r"""In-sample conditional log-likelihood of every SPODE, :math:`LL_j` (k,): the sum over the
+        training rows of :meth:`training_log_posteriors` at the row's class (001 eq. 2).
+
+        The compiled kernel computes each row's SPODE posteriors and adds the one of its class
+        directly, with the operations of the numpy path (no (n, k, C) array).
+        """
+        tt = self.kernel_table()
+        if tt is None:
+            return conditional_log_likelihoods(self.training_log_posteriors(codes), y_codes)
+        with np.errstate(divide="ignore"):
+            null = np.log(self.class_counts / self.class_counts.sum())
+        ll = np.zeros(codes.shape[1])
+        _kernels.training_log_likelihoods(tt, self.slot_index(codes), np.asarray(y_codes, dtype=np.int64),
+                                          null, ll)
+        return ll
 
 
 def conditional_log_likelihoods(log_post: np.ndarray, y_codes: np.ndarray) -> np.ndarray:

@@ -92,6 +92,6 @@ class AODE(SpodeEnsemble):
     def _frequency_limit(self) -> float:
         return float(self.frequency_limit)
 
-    def _fit_weights(self, log_post, y_codes):
+    def _fit_weights(self, log_likelihoods):
         k = self.n_features_in_
         self.weights_ = np.full(k, 1.0 / k)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ensemble import SpodeEnsemble
-from ._spode import DEFAULT_MAX_TABLE_BYTES, conditional_log_likelihoods
+from ._spode import DEFAULT_MAX_TABLE_BYTES
 
 __all__ = ["BMAAODE", "bma_posterior_weights", "bma_kept"]
 
@@ -69,8 +69,8 @@ class BMAAODE(SpodeEnsemble):
         self.max_table_bytes = max_table_bytes
         self.categories = categories
 
-    def _fit_weights(self, log_post, y_codes):
-        ll = conditional_log_likelihoods(log_post, y_codes)
+    def _fit_weights(self, log_likelihoods):
+        ll = log_likelihoods
         self.log_likelihoods_ = ll
         self.posterior_weights_ = bma_posterior_weights(ll)
         self.kept_ = bma_kept(ll)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ensemble import SpodeEnsemble
-from ._spode import DEFAULT_MAX_TABLE_BYTES, conditional_log_likelihoods, null_log_likelihood
+from ._spode import DEFAULT_MAX_TABLE_BYTES, null_log_likelihood
 
 __all__ = ["CompAODE", "compression_coefficients", "compression_interval"]
 
@@ -104,9 +104,9 @@ class CompAODE(SpodeEnsemble):
             raise ValueError("epsilon must be a number in the open interval (0, 1) (it is the prior "
                              f"probability of the null model); got {self.epsilon!r}")
 
-    def _fit_weights(self, log_post, y_codes):
+    def _fit_weights(self, log_likelihoods):
         eps = float(self.epsilon)
-        ll = conditional_log_likelihoods(log_post, y_codes)
+        ll = log_likelihoods
         ll0 = null_log_likelihood(self.spodes_.class_counts)
         self.log_likelihoods_ = ll
         self.null_log_likelihood_ = ll0

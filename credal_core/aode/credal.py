@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._base import CredalClassifierMixin, check_number
-from ._dominance import bma_dominance, comp_dominance
+from . import _kernels
+from ._dominance import REL_TIE, bma_dominance, comp_dominance
 from ._spode import DEFAULT_MAX_TABLE_BYTES, log_normalise
 from .bma import BMAAODE
 from .compression import CompAODE
@@ -70,8 +71,8 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
         super()._validate_params()
         check_number("epsilon", self.epsilon, 0.0, 1.0)
 
-    def _fit_weights(self, log_post, y_codes):
-        super()._fit_weights(log_post, y_codes)
+    def _fit_weights(self, log_likelihoods):
+        super()._fit_weights(log_likelihoods)
         k_kept = int(self.kept_.sum())
         if k_kept * self.epsilon > 1.0:
             raise ValueError(f"epsilon = {self.epsilon:g} is too large for {k_kept} kept SPODEs: the "
@@ -82,6 +83,12 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
         n, n_classes = codes.shape[0], len(self.classes_)
         out = np.empty((n, n_classes, n_classes), dtype=bool)
         w = self.weights_[kept]
+        tt = self.spodes_.kernel_table()
+        if tt is not None:                  # compiled, row by row: the same operations
+            _kernels.bma_dominance_rows(tt, self.spodes_.slot_index(codes), np.flatnonzero(kept),
+                                        np.ascontiguousarray(self._usable(codes).T), w,
+                                        float(self.epsilon), REL_TIE, out)
+            return out
         for sl in _chunked(n, n_classes, int(kept.sum())):
             part = codes[sl]
             post = _kept_posteriors(self.spodes_, part, kept).swapaxes(1, 2)   # (n, k̃, C) view
@@ -149,8 +156,8 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
             raise ValueError(f"epsilon = {self.epsilon:g} is too large for {k} SPODEs: the credal set "
                              f"of eq. 9 needs (k+1)·epsilon <= 1 (epsilon <= {1 / (k + 1):.4g})")
 
-    def _fit_weights(self, log_post, y_codes):
-        super()._fit_weights(log_post, y_codes)
+    def _fit_weights(self, log_likelihoods):
+        super()._fit_weights(log_likelihoods)
         self.credal_feasible_ = self.compression_interval_[:, 1] > 0
 
     def comp_problem(self):
@@ -168,6 +175,14 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
         if not keep.any():
             return np.zeros((n, n_classes, n_classes), dtype=bool)
         out = np.empty((n, n_classes, n_classes), dtype=bool)
+        tt = self.spodes_.kernel_table()
+        if tt is not None:                  # compiled, row by row: the same operations
+            kept = np.flatnonzero(keep)
+            _kernels.comp_dominance_rows(tt, self.spodes_.slot_index(codes), kept,
+                                         np.ascontiguousarray(self._usable(codes).T), base,
+                                         base + np.log(total / kept.size), float(self.epsilon), float(total),
+                                         equality, REL_TIE, out)
+            return out
         for sl in _chunked(n, n_classes, int(keep.sum())):
             part = codes[sl]
             post = _kept_posteriors(self.spodes_, part, keep)                # (n, C, k̃)

@@ -1,0 +1,364 @@
+r"""Compiled loops of the AODE family (numba through :mod:`credal_core._compiled`), numpy kept.
+
+Each kernel computes, row by row on small cache-resident tables, what the numpy code of
+:mod:`~credal_core.aode._spode`, :mod:`~credal_core.aode._ensemble` and
+:mod:`~credal_core.aode._dominance` computes on whole blocks, **with the same operations in the same
+order**: every SPODE joint is the sum of its k log-table cells in feature order (0.0 + the first
+cell, then the others; a missing child adds nothing), every log-sum-exp takes the largest class
+term as its shift and adds the exponentials in class order, every in-sample log-likelihood adds
+the rows in order.  So on a platform where numpy's ``exp`` / ``log`` are the C library's (the
+kernels call those) both paths give the same floats; elsewhere they differ by the ulps of the two
+``exp`` implementations.  ``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
+
+The callers choose the path with :func:`credal_core._compiled.numba_enabled` and use the kernels only
+for tables of at most :data:`KERNEL_MAX_TABLE_BYTES` (the kernels read a class-minor copy of the log
+table, ``tt[p, q, c] = T[c, p, q]``, so the classes of one cell are adjacent).
+
+Slot arrays ``idx`` are feature-major (k, n): slot of instance i's value of feature j in the
+concatenated value space, or -1 where the value is missing.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._compiled import compiled_kernel
+
+__all__ = ["KERNEL_MAX_TABLE_BYTES", "pair_counts", "log_joint_ckn", "training_log_likelihoods",
+           "log_pooled", "bma_dominance_rows", "comp_dominance_rows"]
+
+# The kernels read a class-minor copy of the log table: only made for tables up to this size.
+KERNEL_MAX_TABLE_BYTES = 64 * 2 ** 20
+
+
+@compiled_kernel
+def pair_counts(idx, y, counts, diag):
+    """Add n(c, p, q) for j < l (p the slot of feature j, q of l, both present) into ``counts``
+    (C, W, W) and n(c, p) into ``diag`` (C, W); the caller mirrors j > l and sets the diagonal.
+    Integer counts held as floats: exact, in any order."""
+    k, n = idx.shape
+    slots = np.empty(k, dtype=np.int64)
+    for i in range(n):
+        c = y[i]
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):
+            p = slots[j]
+            if p < 0:
+                continue
+            diag[c, p] += 1.0
+            for m in range(j + 1, k):
+                q = slots[m]
+                if q >= 0:
+                    counts[c, p, q] += 1.0
+
+
+@compiled_kernel
+def log_joint_ckn(tt, idx, out):
+    """``SpodeTables.log_joint_ckn``: out (C, k, n) = log P(c, a_i | s_j)."""
+    k, n = idx.shape
+    n_classes = tt.shape[2]
+    slots = np.empty(k, dtype=np.int64)
+    acc = np.empty((n_classes, k))
+    for i in range(n):
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
+            p = slots[j] if slots[j] >= 0 else 0
+            for c in range(n_classes):
+                acc[c, j] = 0.0
+            for m in range(k):
+                q = slots[m]
+                if q >= 0:
+                    for c in range(n_classes):
+                        acc[c, j] += tt[p, q, c]
+        for c in range(n_classes):
+            for j in range(k):
+                out[c, j, i] = acc[c, j]
+
+
+@compiled_kernel
+def training_log_likelihoods(tt, idx, y, null, ll):
+    r"""Add :math:`\log P(y_i \mid \mathbf a_i, s_j)` over the rows i, in order, into ``ll`` (k,).
+
+    A SPODE whose parent is missing on a row adds ``null[y_i]`` (:math:`\log(n_c/n)`), as
+    ``SpodeTables.training_log_posteriors``; otherwise the log posterior is
+    ``(J_y - top) - log(sum_c exp(J_c - top))`` as ``log_normalise`` computes it.
+    """
+    k, n = idx.shape
+    n_classes = tt.shape[2]
+    slots = np.empty(k, dtype=np.int64)
+    acc = np.empty((n_classes, k))
+    for i in range(n):
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
+            p = slots[j] if slots[j] >= 0 else 0
+            for c in range(n_classes):
+                acc[c, j] = 0.0
+            for m in range(k):
+                q = slots[m]
+                if q >= 0:
+                    for c in range(n_classes):
+                        acc[c, j] += tt[p, q, c]
+        yi = y[i]
+        for j in range(k):
+            if slots[j] < 0:
+                ll[j] += null[yi]
+                continue
+            top = acc[0, j]
+            for c in range(1, n_classes):
+                if acc[c, j] > top:
+                    top = acc[c, j]
+            total = 0.0
+            for c in range(n_classes):
+                shifted = acc[c, j] - top
+                total += 1.0 if shifted == 0.0 else math.exp(shifted)     # exp(0) = 1 exactly
+            ll[j] += (acc[yi, j] - top) - math.log(total)
+
+
+@compiled_kernel
+def log_pooled(tt, idx, weights, usable, joint, out, flag):
+    """``SpodeEnsemble._log_pooled`` row by row: out (n, C) the normalised log pool.
+
+    ``weights`` (k,), ``usable`` (k, n) bool.  ``flag[i]`` = 1 where a class's pooled value
+    underflows to 0 (the caller recomputes those rows in log space), 2 where no SPODE can speak
+    (naive Bayes fallback); ``out`` is left unset on flagged rows.
+    """
+    k, n = idx.shape
+    n_classes = tt.shape[2]
+    slots = np.empty(k, dtype=np.int64)
+    acc = np.empty((n_classes, k))
+    w = np.empty(k)
+    pooled = np.empty(n_classes)
+    for i in range(n):
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
+            p = slots[j] if slots[j] >= 0 else 0
+            for c in range(n_classes):
+                acc[c, j] = 0.0
+            for m in range(k):
+                q = slots[m]
+                if q >= 0:
+                    for c in range(n_classes):
+                        acc[c, j] += tt[p, q, c]
+        wsum = 0.0
+        for j in range(k):
+            w[j] = weights[j] * (1.0 if usable[j, i] else 0.0)
+            wsum += w[j]
+        if wsum == 0.0:
+            flag[i] = 2
+            continue
+        if joint:            # one shift: the largest joint of a usable SPODE
+            top = -np.inf
+            for j in range(k):
+                if usable[j, i]:
+                    for c in range(n_classes):
+                        if acc[c, j] > top:
+                            top = acc[c, j]
+            if not np.isfinite(top):
+                top = 0.0
+            for j in range(k):
+                for c in range(n_classes):
+                    acc[c, j] = math.exp(acc[c, j] - top)
+        else:                # SPODE posteriors
+            for j in range(k):
+                top = acc[0, j]
+                for c in range(1, n_classes):
+                    if acc[c, j] > top:
+                        top = acc[c, j]
+                total = 0.0
+                for c in range(n_classes):
+                    acc[c, j] = math.exp(acc[c, j] - top)
+                    total += acc[c, j]
+                for c in range(n_classes):
+                    acc[c, j] /= total
+        bad = False
+        for c in range(n_classes):
+            s = 0.0
+            for j in range(k):
+                s += w[j] * acc[c, j]
+            if not s > 0.0:          # 0 (underflow) or NaN (0 x inf from an unusable SPODE)
+                bad = True
+            pooled[c] = math.log(s) if s > 0.0 else -np.inf
+        if bad:
+            flag[i] = 1
+            continue
+        flag[i] = 0
+        top = pooled[0]
+        for c in range(1, n_classes):
+            if pooled[c] > top:
+                top = pooled[c]
+        total = 0.0
+        for c in range(n_classes):
+            total += math.exp(pooled[c] - top)
+        lse = math.log(total)
+        for c in range(n_classes):
+            out[i, c] = (pooled[c] - top) - lse
+
+
+@compiled_kernel
+def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
+    """``bma_dominance`` on the kept SPODEs' posteriors, row by row: out (n, C, C) bool.
+
+    ``keep`` (k̃,) SPODE indices, ``weights`` (k̃,), ``usable`` (k, n) bool."""
+    k, n = idx.shape
+    n_classes = tt.shape[2]
+    kk = keep.shape[0]
+    slots = np.empty(k, dtype=np.int64)
+    acc = np.empty((n_classes, k))
+    post = np.empty((n_classes, kk))
+    for i in range(n):
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
+            p = slots[j] if slots[j] >= 0 else 0
+            for c in range(n_classes):
+                acc[c, j] = 0.0
+            for m in range(k):
+                q = slots[m]
+                if q >= 0:
+                    for c in range(n_classes):
+                        acc[c, j] += tt[p, q, c]
+        used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
+        for t in range(kk):
+            j = keep[t]
+            top = acc[0, j]
+            for c in range(1, n_classes):
+                if acc[c, j] > top:
+                    top = acc[c, j]
+            lse = 0.0
+            for c in range(n_classes):
+                lse += math.exp(acc[c, j] - top)
+            lse = math.log(lse)
+            for c in range(n_classes):
+                post[c, t] = math.exp((acc[c, j] - top) - lse) if usable[j, i] else 0.0
+            if usable[j, i]:
+                used += 1
+        for c in range(n_classes):
+            for t in range(kk):
+                post[c, t] *= weights[t]
+        for a in range(n_classes):
+            for b in range(n_classes):
+                total = 0.0
+                low = np.inf
+                scale = 0.0
+                for t in range(kk):
+                    d = post[a, t] - post[b, t]
+                    total += d
+                    if usable[keep[t], i] and d < low:
+                        low = d
+                    scale += post[a, t] + post[b, t]
+                if used == 0:
+                    value = 0.0
+                else:
+                    value = epsilon * total + (1.0 - used * epsilon) * low
+                out[i, a, b] = value > rel_tie * scale
+
+
+@compiled_kernel
+def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equality, rel_tie, out):
+    """``comp_dominance`` on the kept SPODEs' posteriors (unusable ones zeroed), row by row.
+
+    ``shift`` (k̃,) = base + log(total / k̃): the centre scores; ``out`` (n, C, C) bool."""
+    k, n = idx.shape
+    n_classes = tt.shape[2]
+    kk = keep.shape[0]
+    slots = np.empty(k, dtype=np.int64)
+    acc = np.empty((n_classes, k))
+    post = np.empty((n_classes, kk))
+    score = np.empty(n_classes)
+    c_ = np.empty(kk)
+    w = np.empty(kk)
+    order = np.empty(kk)
+    y = np.empty(kk)
+    for i in range(n):
+        for j in range(k):
+            slots[j] = idx[j, i]
+        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
+            p = slots[j] if slots[j] >= 0 else 0
+            for c in range(n_classes):
+                acc[c, j] = 0.0
+            for m in range(k):
+                q = slots[m]
+                if q >= 0:
+                    for c in range(n_classes):
+                        acc[c, j] += tt[p, q, c]
+        used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
+        for t in range(kk):
+            j = keep[t]
+            top = acc[0, j]
+            for c in range(1, n_classes):
+                if acc[c, j] > top:
+                    top = acc[c, j]
+            lse = 0.0
+            for c in range(n_classes):
+                lse += math.exp(acc[c, j] - top)
+            lse = math.log(lse)
+            for c in range(n_classes):
+                post[c, t] = math.exp((acc[c, j] - top) - lse) if usable[j, i] else 0.0
+            if usable[j, i]:
+                used += 1
+        for c in range(n_classes):
+            s = 0.0
+            for t in range(kk):
+                s += post[c, t] * shift[t]
+            score[c] = s
+        for a in range(n_classes):
+            for b in range(n_classes):
+                out[i, a, b] = False
+                if not score[a] > score[b]:
+                    continue
+                has_neg = False
+                for t in range(kk):
+                    c_[t] = post[a, t] - post[b, t]
+                    if c_[t] < 0.0:
+                        has_neg = True
+                if has_neg:                         # water-filling (see _water_fill)
+                    for t in range(kk):
+                        w[t] = -c_[t] if -c_[t] > 0.0 else 0.0
+                        order[t] = w[t]
+                    for t in range(1, kk):          # insertion sort, descending
+                        v = order[t]
+                        u = t - 1
+                        while u >= 0 and order[u] < v:
+                            order[u + 1] = order[u]
+                            u -= 1
+                        order[u + 1] = v
+                    cum = 0.0
+                    m_star = 0
+                    lam_star = 0.0
+                    for t in range(kk):
+                        cum += order[t]
+                        lam = cum / (total - epsilon * (kk - (t + 1)))
+                        if order[t] > epsilon * lam and order[t] > 0.0:
+                            m_star += 1
+                    if m_star > 0:
+                        cum = 0.0
+                        for t in range(m_star):
+                            cum += order[t]
+                        lam_star = cum / (total - epsilon * (kk - m_star))
+                        for t in range(kk):
+                            v = w[t] / lam_star
+                            y[t] = v if v > epsilon else epsilon
+                    else:
+                        for t in range(kk):
+                            y[t] = epsilon
+                else:                               # vertex (see _vertex)
+                    for t in range(kk):
+                        y[t] = epsilon
+                    if equality:
+                        arg = 0
+                        for t in range(1, kk):
+                            if c_[t] < c_[arg]:
+                                arg = t
+                        y[arg] = total - epsilon * (kk - 1)
+                value = 0.0
+                scale = 0.0
+                for t in range(kk):
+                    lg = math.log(y[t]) + base[t]
+                    value += c_[t] * lg
+                    scale += abs(lg) * (post[a, t] + post[b, t])
+                out[i, a, b] = value > rel_tie * scale
