@@ -60,22 +60,25 @@ def log_joint_ckn(tt, idx, out):
     k, n = idx.shape
     n_classes = tt.shape[2]
     slots = np.empty(k, dtype=np.int64)
-    acc = np.empty((n_classes, k))
+    acc = np.empty((k, n_classes))
+    parent = np.empty(k, dtype=np.int64)
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
-        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
-            p = slots[j] if slots[j] >= 0 else 0
+        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
+            parent[j] = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):
-                acc[c, j] = 0.0
-            for m in range(k):
-                q = slots[m]
-                if q >= 0:
+                acc[j, c] = 0.0
+        for m in range(k):                  # children in feature order, every SPODE at once
+            q = slots[m]
+            if q >= 0:
+                for j in range(k):
+                    cell = tt[parent[j], q]
                     for c in range(n_classes):
-                        acc[c, j] += tt[p, q, c]
+                        acc[j, c] += cell[c]
         for c in range(n_classes):
             for j in range(k):
-                out[c, j, i] = acc[c, j]
+                out[c, j, i] = acc[j, c]
 
 
 @compiled_kernel
@@ -89,33 +92,36 @@ def training_log_likelihoods(tt, idx, y, null, ll):
     k, n = idx.shape
     n_classes = tt.shape[2]
     slots = np.empty(k, dtype=np.int64)
-    acc = np.empty((n_classes, k))
+    acc = np.empty((k, n_classes))
+    parent = np.empty(k, dtype=np.int64)
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
-        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
-            p = slots[j] if slots[j] >= 0 else 0
+        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
+            parent[j] = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):
-                acc[c, j] = 0.0
-            for m in range(k):
-                q = slots[m]
-                if q >= 0:
+                acc[j, c] = 0.0
+        for m in range(k):                  # children in feature order, every SPODE at once
+            q = slots[m]
+            if q >= 0:
+                for j in range(k):
+                    cell = tt[parent[j], q]
                     for c in range(n_classes):
-                        acc[c, j] += tt[p, q, c]
+                        acc[j, c] += cell[c]
         yi = y[i]
         for j in range(k):
             if slots[j] < 0:
                 ll[j] += null[yi]
                 continue
-            top = acc[0, j]
+            top = acc[j, 0]
             for c in range(1, n_classes):
-                if acc[c, j] > top:
-                    top = acc[c, j]
+                if acc[j, c] > top:
+                    top = acc[j, c]
             total = 0.0
             for c in range(n_classes):
-                shifted = acc[c, j] - top
+                shifted = acc[j, c] - top
                 total += 1.0 if shifted == 0.0 else math.exp(shifted)     # exp(0) = 1 exactly
-            ll[j] += (acc[yi, j] - top) - math.log(total)
+            ll[j] += (acc[j, yi] - top) - math.log(total)
 
 
 @compiled_kernel
@@ -129,21 +135,24 @@ def log_pooled(tt, idx, weights, usable, joint, out, flag):
     k, n = idx.shape
     n_classes = tt.shape[2]
     slots = np.empty(k, dtype=np.int64)
-    acc = np.empty((n_classes, k))
+    acc = np.empty((k, n_classes))
+    parent = np.empty(k, dtype=np.int64)
     w = np.empty(k)
     pooled = np.empty(n_classes)
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
-        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
-            p = slots[j] if slots[j] >= 0 else 0
+        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
+            parent[j] = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):
-                acc[c, j] = 0.0
-            for m in range(k):
-                q = slots[m]
-                if q >= 0:
+                acc[j, c] = 0.0
+        for m in range(k):                  # children in feature order, every SPODE at once
+            q = slots[m]
+            if q >= 0:
+                for j in range(k):
+                    cell = tt[parent[j], q]
                     for c in range(n_classes):
-                        acc[c, j] += tt[p, q, c]
+                        acc[j, c] += cell[c]
         wsum = 0.0
         for j in range(k):
             w[j] = weights[j] * (1.0 if usable[j, i] else 0.0)
@@ -156,30 +165,30 @@ def log_pooled(tt, idx, weights, usable, joint, out, flag):
             for j in range(k):
                 if usable[j, i]:
                     for c in range(n_classes):
-                        if acc[c, j] > top:
-                            top = acc[c, j]
+                        if acc[j, c] > top:
+                            top = acc[j, c]
             if not np.isfinite(top):
                 top = 0.0
             for j in range(k):
                 for c in range(n_classes):
-                    acc[c, j] = math.exp(acc[c, j] - top)
+                    acc[j, c] = math.exp(acc[j, c] - top)
         else:                # SPODE posteriors
             for j in range(k):
-                top = acc[0, j]
+                top = acc[j, 0]
                 for c in range(1, n_classes):
-                    if acc[c, j] > top:
-                        top = acc[c, j]
+                    if acc[j, c] > top:
+                        top = acc[j, c]
                 total = 0.0
                 for c in range(n_classes):
-                    acc[c, j] = math.exp(acc[c, j] - top)
-                    total += acc[c, j]
+                    acc[j, c] = math.exp(acc[j, c] - top)
+                    total += acc[j, c]
                 for c in range(n_classes):
-                    acc[c, j] /= total
+                    acc[j, c] /= total
         bad = False
         for c in range(n_classes):
             s = 0.0
             for j in range(k):
-                s += w[j] * acc[c, j]
+                s += w[j] * acc[j, c]
             if not s > 0.0:          # 0 (underflow) or NaN (0 x inf from an unusable SPODE)
                 bad = True
             pooled[c] = math.log(s) if s > 0.0 else -np.inf
@@ -208,33 +217,36 @@ def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
     n_classes = tt.shape[2]
     kk = keep.shape[0]
     slots = np.empty(k, dtype=np.int64)
-    acc = np.empty((n_classes, k))
+    acc = np.empty((k, n_classes))
+    parent = np.empty(k, dtype=np.int64)
     post = np.empty((n_classes, kk))
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
-        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
-            p = slots[j] if slots[j] >= 0 else 0
+        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
+            parent[j] = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):
-                acc[c, j] = 0.0
-            for m in range(k):
-                q = slots[m]
-                if q >= 0:
+                acc[j, c] = 0.0
+        for m in range(k):                  # children in feature order, every SPODE at once
+            q = slots[m]
+            if q >= 0:
+                for j in range(k):
+                    cell = tt[parent[j], q]
                     for c in range(n_classes):
-                        acc[c, j] += tt[p, q, c]
+                        acc[j, c] += cell[c]
         used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
         for t in range(kk):
             j = keep[t]
-            top = acc[0, j]
+            top = acc[j, 0]
             for c in range(1, n_classes):
-                if acc[c, j] > top:
-                    top = acc[c, j]
+                if acc[j, c] > top:
+                    top = acc[j, c]
             lse = 0.0
             for c in range(n_classes):
-                lse += math.exp(acc[c, j] - top)
+                lse += math.exp(acc[j, c] - top)
             lse = math.log(lse)
             for c in range(n_classes):
-                post[c, t] = math.exp((acc[c, j] - top) - lse) if usable[j, i] else 0.0
+                post[c, t] = math.exp((acc[j, c] - top) - lse) if usable[j, i] else 0.0
             if usable[j, i]:
                 used += 1
         for c in range(n_classes):
@@ -267,7 +279,8 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     n_classes = tt.shape[2]
     kk = keep.shape[0]
     slots = np.empty(k, dtype=np.int64)
-    acc = np.empty((n_classes, k))
+    acc = np.empty((k, n_classes))
+    parent = np.empty(k, dtype=np.int64)
     post = np.empty((n_classes, kk))
     score = np.empty(n_classes)
     c_ = np.empty(kk)
@@ -277,28 +290,30 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
-        for j in range(k):                  # acc[c, j]: SPODE j's log joint (see the module doc)
-            p = slots[j] if slots[j] >= 0 else 0
+        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
+            parent[j] = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):
-                acc[c, j] = 0.0
-            for m in range(k):
-                q = slots[m]
-                if q >= 0:
+                acc[j, c] = 0.0
+        for m in range(k):                  # children in feature order, every SPODE at once
+            q = slots[m]
+            if q >= 0:
+                for j in range(k):
+                    cell = tt[parent[j], q]
                     for c in range(n_classes):
-                        acc[c, j] += tt[p, q, c]
+                        acc[j, c] += cell[c]
         used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
         for t in range(kk):
             j = keep[t]
-            top = acc[0, j]
+            top = acc[j, 0]
             for c in range(1, n_classes):
-                if acc[c, j] > top:
-                    top = acc[c, j]
+                if acc[j, c] > top:
+                    top = acc[j, c]
             lse = 0.0
             for c in range(n_classes):
-                lse += math.exp(acc[c, j] - top)
+                lse += math.exp(acc[j, c] - top)
             lse = math.log(lse)
             for c in range(n_classes):
-                post[c, t] = math.exp((acc[c, j] - top) - lse) if usable[j, i] else 0.0
+                post[c, t] = math.exp((acc[j, c] - top) - lse) if usable[j, i] else 0.0
             if usable[j, i]:
                 used += 1
         for c in range(n_classes):

@@ -92,6 +92,8 @@ def _factorize(name: str, col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """
     if col.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: column {name!r} holds complex numbers")
+    if getattr(col.dtype, "storage", None) == "pyarrow" and isinstance(col.dtype, pd.StringDtype):
+        return _factorize_arrow_strings(col)          # text: nothing to validate
     try:
         codes, uniques = pd.factorize(col, use_na_sentinel=True)
     except TypeError:
@@ -102,6 +104,20 @@ def _factorize(name: str, col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     if problem:
         raise ValueError(problem)
     return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _factorize_arrow_strings(col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize`` of a pyarrow-backed text column, without pandas' wrapper: the same calls
+    pandas makes (``dictionary_encode`` with nulls masked, chunks combined, nulls -> -1), so the
+    same codes (first-appearance order) and values (an object array of ``str``)."""
+    import pyarrow.compute as pc
+
+    encoded = col.array.__arrow_array__().dictionary_encode(null_encoding="mask").combine_chunks()
+    indices = encoded.indices
+    if indices.null_count > 0:
+        indices = pc.fill_null(indices, -1)
+    codes = indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return codes, np.asarray(encoded.dictionary.to_numpy(zero_copy_only=False), dtype=object)
 
 
 def as_frame(X, *, what: str = "X") -> pd.DataFrame:
@@ -344,8 +360,9 @@ class CountTables:
         factorized = _factorize_integer_matrix(X) if integer else None
         codes_t = factorized[0] if factorized is not None else np.empty((m, n), dtype=np.int64)
         cat_list = []
+        columns = [None] * m if integer else [col for _, col in frame.items()]
         for j, name in enumerate(frame.columns):
-            col = None if integer else frame.iloc[:, j]
+            col = columns[j]
             if factorized is not None:   # nothing to validate; sorted distinct values, positions
                 fcodes, uniques = codes_t[j], factorized[1][j]
             elif integer:
@@ -488,13 +505,14 @@ class CountTables:
         absent = self.absent_features()
         codes = np.empty(frame.shape, dtype=np.int64, order="F")   # each column contiguous
         integer = _is_integer_array(X)
-        for j in range(self.n_features):
+        columns = zip(frame.columns, [None] * frame.shape[1]) if integer else frame.items()
+        for j, (name, col) in enumerate(columns):
             if absent[j]:
                 codes[:, j] = MISSING
                 continue
             if integer and _integer_lookup(X[:, j], self.categories[j], codes[:, j]):
                 continue
-            fcodes, uniques = _factorize(str(frame.columns[j]), frame.iloc[:, j])
+            fcodes, uniques = _factorize(str(name), frame.iloc[:, j] if col is None else col)
             lut = np.append(_positions(self.categories[j], uniques), MISSING)
             codes[:, j] = lut[fcodes]
         return codes
