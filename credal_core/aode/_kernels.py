@@ -287,6 +287,7 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     w = np.empty(kk)
     order = np.empty(kk)
     y = np.empty(kk)
+    log_eps = math.log(epsilon)                     # most priors sit at epsilon
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
@@ -373,7 +374,7 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
                 value = 0.0
                 scale = 0.0
                 for t in range(kk):
-                    lg = math.log(y[t]) + base[t]
+                    lg = (log_eps if y[t] == epsilon else math.log(y[t])) + base[t]
                     value += c_[t] * lg
                     scale += abs(lg) * (post[a, t] + post[b, t])
                 out[i, a, b] = value > rel_tie * scale

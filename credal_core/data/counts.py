@@ -145,6 +145,14 @@ def _is_integer_array(X) -> bool:
 
 def check_labels(y, n_rows: int | None = None) -> np.ndarray:
     """Validate class labels: 1-D, no missing values, hashable, matching the number of rows."""
+    arr = _label_array(y, n_rows)
+    _check_missing_labels(pd.isna(arr))     # the ndarray itself: no Series (text labels: no copy)
+    _check_label_values(arr)
+    return arr
+
+
+def _label_array(y, n_rows: int | None) -> np.ndarray:
+    """The structural checks of :func:`check_labels`: y as a non-empty 1-D array of ``n_rows``."""
     if y is None:
         raise ValueError("this classifier requires y to be passed, but the target y is None.")
     if isinstance(y, pd.DataFrame):
@@ -162,11 +170,19 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
         raise ValueError(f"X has {n_rows} rows but y has {arr.shape[0]} labels")
     if arr.shape[0] == 0:
         raise ValueError("y is empty")
-    missing = np.flatnonzero(pd.isna(arr))     # the ndarray itself: no Series (text labels: no copy)
+    return arr
+
+
+def _check_missing_labels(is_missing: np.ndarray) -> None:
+    missing = np.flatnonzero(is_missing)
     if missing.size:
         rows = ", ".join(str(i) for i in missing[:5]) + (", ..." if missing.size > 5 else "")
         raise ValueError(f"y has {missing.size} missing label(s) (rows {rows}, counting from 0); a "
                          "training row needs its class: drop those rows or fill in their labels")
+
+
+def _check_label_values(arr: np.ndarray) -> None:
+    """Numeric labels must be finite whole numbers (checked after the missing ones)."""
     if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) == "floating"):
         # numbers only: text labels never pay for the conversion
         values = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy()
@@ -174,7 +190,6 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
             raise ValueError("y holds non-finite labels (inf); class labels must be categorical")
         if np.any(values != np.round(values)):
             raise ValueError("y holds continuous values; class labels must be categorical")
-    return arr
 
 
 def union_categories(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -340,10 +355,19 @@ class CountTables:
         An integer ndarray is validated by its dtype alone and coded in one vectorised pass.
         """
         frame = _frame(X)
-        labels = check_labels(y, frame.shape[0])
+        labels = _label_array(y, frame.shape[0])
+        try:         # one hash pass: missing labels are check_labels' (pd.isna's) NA, coded -1
+            label_codes, present_labels = pd.factorize(labels)     # first-appearance order, as pd.unique
+        except TypeError:                   # unhashable labels: check_labels' errors come first
+            label_codes = None
+        if label_codes is None:
+            labels = check_labels(y, frame.shape[0])
+            check_categories_policy(categories, frame.shape[1])
+            label_codes, present_labels = pd.factorize(labels)
+        _check_missing_labels(label_codes < 0)
+        _check_label_values(labels)
         policy = check_categories_policy(categories, frame.shape[1])
         declared = np.asarray([] if classes is None else list(classes), dtype=object)
-        label_codes, present_labels = pd.factorize(labels)     # first-appearance order, as pd.unique
         present_labels = np.asarray(present_labels, dtype=object)
         if classes is None:
             cls_values, label_lut = _sorted_categories(present_labels)
