@@ -287,6 +287,7 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     w = np.empty(kk)
     order = np.empty(kk)
     y = np.empty(kk)
+    lams = np.empty(kk)
     log_eps = math.log(epsilon)                     # most priors sit at epsilon
     for i in range(n):
         for j in range(k):
@@ -345,20 +346,19 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
                         order[u + 1] = v
                     cum = 0.0
                     m_star = 0
-                    lam_star = 0.0
                     for t in range(kk):
                         cum += order[t]
-                        lam = cum / (total - epsilon * (kk - (t + 1)))
-                        if order[t] > epsilon * lam and order[t] > 0.0:
+                        lams[t] = cum / (total - epsilon * (kk - (t + 1)))
+                        if order[t] > epsilon * lams[t] and order[t] > 0.0:
                             m_star += 1
                     if m_star > 0:
-                        cum = 0.0
-                        for t in range(m_star):
-                            cum += order[t]
-                        lam_star = cum / (total - epsilon * (kk - m_star))
+                        lam_star = lams[m_star - 1]
                         for t in range(kk):
-                            v = w[t] / lam_star
-                            y[t] = v if v > epsilon else epsilon
+                            if w[t] > 0.0:
+                                v = w[t] / lam_star
+                                y[t] = v if v > epsilon else epsilon
+                            else:                   # 0 / lambda < epsilon
+                                y[t] = epsilon
                     else:
                         for t in range(kk):
                             y[t] = epsilon
