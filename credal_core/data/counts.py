@@ -109,10 +109,12 @@ def _factorize(name: str, col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
 def _factorize_arrow_strings(col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """``pd.factorize`` of a pyarrow-backed text column, without pandas' wrapper: the same calls
     pandas makes (``dictionary_encode`` with nulls masked, chunks combined, nulls -> -1), so the
-    same codes (first-appearance order) and values (an object array of ``str``)."""
+    same codes (first-appearance order) and values (an object array of ``str``).  (A compiled hash
+    over the UTF-8 bytes measured 2x slower than arrow's own on nursery's columns.)"""
     import pyarrow.compute as pc
 
-    encoded = col.array.__arrow_array__().dictionary_encode(null_encoding="mask").combine_chunks()
+    array = col.array.__arrow_array__()
+    encoded = array.dictionary_encode(null_encoding="mask").combine_chunks()
     indices = encoded.indices
     if indices.null_count > 0:
         indices = pc.fill_null(indices, -1)
@@ -181,8 +183,11 @@ def _check_missing_labels(is_missing: np.ndarray) -> None:
                          "training row needs its class: drop those rows or fill in their labels")
 
 
-def _check_label_values(arr: np.ndarray) -> None:
-    """Numeric labels must be finite whole numbers (checked after the missing ones)."""
+def _check_label_values(arr: np.ndarray, distinct=None) -> None:
+    """Numeric labels must be finite whole numbers (checked after the missing ones).  ``distinct``:
+    the distinct labels, if known; when they are all text, so is every label (no scan)."""
+    if distinct is not None and arr.dtype.kind == "O" and all(isinstance(v, str) for v in distinct):
+        return
     if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) == "floating"):
         # numbers only: text labels never pay for the conversion
         values = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy()
@@ -365,7 +370,7 @@ class CountTables:
             check_categories_policy(categories, frame.shape[1])
             label_codes, present_labels = pd.factorize(labels)
         _check_missing_labels(label_codes < 0)
-        _check_label_values(labels)
+        _check_label_values(labels, present_labels)
         policy = check_categories_policy(categories, frame.shape[1])
         declared = np.asarray([] if classes is None else list(classes), dtype=object)
         present_labels = np.asarray(present_labels, dtype=object)
