@@ -5,6 +5,7 @@ import numpy as np
 from scipy.special import expit, xlogy
 
 from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
+from .._compiled import numba_enabled
 from ..data.counts import MISSING, lookup
 from ..likelihood.pairwise import (
     PairCounts,
@@ -14,6 +15,7 @@ from ..likelihood.pairwise import (
     log_lik,
     ratio_root,
 )
+from ._lncc_kernels import certify
 
 __all__ = ["LNCC"]
 
@@ -138,6 +140,23 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             if full.size:
                 dom[full] = self._dominance(codes[full])
             return dom
+        if numba_enabled():
+            # the compiled certificates first (:mod:`._lncc_kernels`); the numpy stages get the rows
+            # they leave open
+            dom, unknown = certify(codes, tables, bool(shift), np.log(self.alpha))
+            rest = np.flatnonzero(unknown)
+            if rest.size:
+                dom[rest] = self._dominance_stages(codes[rest])
+            return dom
+        return self._dominance_stages(codes)
+
+    def _dominance_stages(self, codes):
+        """The numpy stages of :meth:`_dominance` on complete rows (training data complete too)."""
+        shift = 1.0 if self.include_instance else 0.0
+        tables = self.tables_
+        n_classes = len(tables.classes)
+        n = codes.shape[0]
+        dom = np.zeros((n, n_classes, n_classes), dtype=bool)
         log_alpha = np.log(self.alpha)
         pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
         open_rows = {pair: np.ones(n, bool) for pair in pairs}

@@ -1,0 +1,142 @@
+"""The LNCC's compiled certificates (``credal_core.naive._lncc_kernels``) against the numpy stages.
+
+With numba (the default) ``LNCC._dominance`` settles most verdicts in the compiled kernel and leaves
+the rest to the numpy stages; with ``CREDAL_NUMBA=0`` the numpy stages do everything.  Both must
+give identical verdicts, equal to the exact definition ``alpha > critical_alpha``, on random data
+sets (small and large training sets, zero counts, values unseen in training, many classes) and at
+levels α placed exactly on (and one ulp off) critical levels, where only the rounding margins keep
+a certificate from claiming what it cannot prove.
+"""
+import numpy as np
+import pytest
+
+from credal_core import LNCC
+from credal_core._base import top_cycle
+from credal_core._compiled import numba_enabled
+from credal_core.naive import _lncc_kernels
+
+
+@pytest.fixture
+def numba_on(monkeypatch):
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    if not numba_enabled():
+        pytest.skip("numba is not installed: only the numpy path exists")
+
+
+def _case(rng, n_train, n_classes, n_features, n_values, informative, n_test=300):
+    y = rng.integers(0, n_classes, n_train)
+    y[:n_classes] = np.arange(n_classes)                      # every class occurs
+    concentration = rng.choice([0.3, 1.0, 5.0])
+    shape = (n_classes, n_features) if informative else (1, n_features)
+    cond = np.broadcast_to(rng.dirichlet(np.full(n_values, concentration), size=shape),
+                           (n_classes, n_features, n_values))
+    X = np.empty((n_train, n_features), dtype=np.int64)
+    for c in range(n_classes):
+        rows = np.flatnonzero(y == c)
+        for j in range(n_features):
+            X[rows, j] = rng.choice(n_values, rows.size, p=cond[c, j])
+    fresh = np.empty((n_test, n_features), dtype=np.int64)
+    y_test = rng.integers(0, n_classes, n_test)
+    for c in range(n_classes):
+        rows = np.flatnonzero(y_test == c)
+        for j in range(n_features):
+            fresh[rows, j] = rng.choice(n_values, rows.size, p=cond[c, j])
+    # a few uniform rows, where the value n_values was never seen in training
+    fresh[: n_test // 10] = rng.integers(0, n_values + 1, (n_test // 10, n_features))
+    return X, y, fresh
+
+
+# (seed, training rows, classes, features, values per feature, informative)
+CASES = [(0, 300, 3, 20, 4, True), (1, 300, 3, 20, 4, False), (2, 10000, 3, 20, 4, False),
+         (3, 10000, 3, 20, 4, True), (4, 30, 2, 10, 2, True), (5, 60, 4, 25, 3, False),
+         (6, 2000, 5, 12, 6, True), (7, 150, 2, 40, 3, False), (8, 20000, 2, 15, 5, False),
+         (9, 12, 3, 8, 3, True)]
+
+
+@pytest.mark.parametrize("seed, n_train, n_classes, n_features, n_values, informative", CASES)
+def test_compiled_and_numpy_paths_give_the_exact_verdicts(numba_on, monkeypatch, seed, n_train, n_classes,
+                                                          n_features, n_values, informative):
+    rng = np.random.default_rng(500 + seed)
+    X, y, X_test = _case(rng, n_train, n_classes, n_features, n_values, informative)
+    off = ~np.eye(n_classes, dtype=bool)
+    for include in (True, False):
+        model = LNCC(include_instance=include).fit(X, y)
+        crit = model.critical_alpha(X_test)                   # the exact search, no kernel
+        levels = crit[:, off]
+        levels = np.unique(levels[(levels > 0) & (levels < 1)])
+        alphas = [0.3, 0.75, 0.95, 1.0]
+        if levels.size:
+            picks = rng.choice(levels, 3)
+            alphas += [float(picks[0]), float(np.nextafter(picks[1], 2.0)),
+                       float(np.nextafter(picks[2], -1.0))]
+        for alpha in alphas:
+            model.set_params(alpha=alpha)
+            monkeypatch.setenv("CREDAL_NUMBA", "1")
+            compiled = model.dominance(X_test)
+            sets = model.predict_set(X_test)
+            monkeypatch.setenv("CREDAL_NUMBA", "0")
+            numpy_path = model.dominance(X_test)
+            assert np.array_equal(compiled, numpy_path), (include, alpha)
+            assert np.array_equal(sets, model.predict_set(X_test)), (include, alpha)
+            assert np.array_equal(compiled[:, off], (alpha > crit)[:, off]), (include, alpha)
+
+
+@pytest.mark.parametrize("include", [True, False])
+@pytest.mark.parametrize("informative", [True, False])
+def test_the_kernel_settles_most_rows_and_only_proven_verdicts(numba_on, include, informative):
+    """The kernel alone: its verdicts where it claims one equal the numpy stages', and it leaves few
+    rows open (otherwise the comparison above would test the numpy stages only)."""
+    rng = np.random.default_rng(11 + include + 2 * informative)
+    X, y, X_test = _case(rng, 300, 3, 20, 4, informative, n_test=2000)
+    model = LNCC(alpha=0.75, include_instance=include).fit(X, y)
+    codes = model._encode(X_test)
+    dom, unknown = _lncc_kernels.certify(codes, model.tables_, include, np.log(0.75))
+    assert unknown.mean() < 0.05
+    expected = model._dominance_stages(codes)
+    assert np.array_equal(dom[~unknown], expected[~unknown])
+    assert dom[~unknown].any()                                  # some dominance is claimed
+
+
+def test_alpha_zero_and_one(numba_on):
+    rng = np.random.default_rng(3)
+    X, y, X_test = _case(rng, 200, 3, 10, 3, True)
+    model = LNCC(alpha=0.0).fit(X, y)
+    assert not model.dominance(X_test).any()                    # critical levels are >= 0
+    crit = LNCC(alpha=1.0).fit(X, y).critical_alpha(X_test)
+    off = ~np.eye(3, dtype=bool)
+    assert np.array_equal(LNCC(alpha=1.0).fit(X, y).dominance(X_test)[:, off], (1.0 > crit)[:, off])
+
+
+def _top_cycle_reference(dom):
+    """The classes no class beats through a chain it is not beaten back by, one row at a time
+    (breadth-first reachability, independent of the Floyd-Warshall code)."""
+    n, C, _ = dom.shape
+    out = np.ones((n, C), bool)
+    for i in range(n):
+        reach = np.zeros((C, C), bool)
+        for a in range(C):
+            todo, seen = [a], {a}
+            while todo:
+                x = todo.pop()
+                for b in np.flatnonzero(dom[i, x]):
+                    reach[a, b] = True
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+        for b in range(C):
+            out[i, b] = not any(reach[a, b] and not reach[b, a] for a in range(C))
+    return out
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_top_cycle_compiled_and_numpy(numba_on, monkeypatch, n_classes):
+    rng = np.random.default_rng(n_classes)
+    dom = rng.random((400, n_classes, n_classes)) < 0.3        # cycles included
+    idx = np.arange(n_classes)
+    dom[:, idx, idx] = False
+    expected = _top_cycle_reference(dom)
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    compiled = top_cycle(dom)
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    assert np.array_equal(top_cycle(dom), expected)
+    assert np.array_equal(compiled, expected)
