@@ -10,9 +10,10 @@ the rows in order.  So on a platform where numpy's ``exp`` / ``log`` are the C l
 kernels call those) both paths give the same floats; elsewhere they differ by the ulps of the two
 ``exp`` implementations.  ``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
 
-The callers choose the path with :func:`credal_core._compiled.numba_enabled` and use the kernels only
-for tables of at most :data:`KERNEL_MAX_TABLE_BYTES` (the kernels read a class-minor copy of the log
-table, ``tt[p, q, c] = T[c, p, q]``, so the classes of one cell are adjacent).
+The callers choose the path with :func:`credal_core._compiled.numba_enabled`.  Counting
+(:func:`pair_counts`) writes into the count table itself, whatever its size; the other kernels read
+a class-minor copy of the log table, ``tt[p, q, c] = T[c, p, q]`` (the classes of one cell
+adjacent), made only for tables of at most :data:`KERNEL_MAX_TABLE_BYTES` (larger ones: numpy).
 
 Slot arrays ``idx`` are feature-major (k, n): slot of instance i's value of feature j in the
 concatenated value space, or -1 where the value is missing.

@@ -41,6 +41,10 @@ of block ``(j, j)`` holds :math:`\log P(c, a_j)`.  So :math:`\log P(c, \mathbf a
 posterior O(l k) (001 Table 1).  Prediction evaluates that sum for every (c, j) at once by
 gathering the k² cells of each instance and adding them over l in feature order.  The pair counts
 are symmetric, :math:`n(c, p, q) = n(c, q, p)`, so learning counts the pairs j < l only and mirrors.
+
+With numba installed (and ``CREDAL_NUMBA`` not 0), counting, the joints, the in-sample
+log-likelihoods, the pool and the dominance tests run as compiled row-by-row loops with the same
+operations in the same order (:mod:`credal_core.aode._kernels`); otherwise the numpy code below.
 """
 from __future__ import annotations
 
