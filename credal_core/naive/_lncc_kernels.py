@@ -29,8 +29,9 @@ intervals of [0, 1] come from a branch and bound on the sign of ψ = log r - log
 sign of (log L)': a cell where ψ keeps its sign has its maximum at an end; a cell where ψ decreases
 (ψ' < 0, from bounds on the slopes) has one, at the bracketed root of ψ; where ψ increases the
 maximum is at an end; other cells are split.  The root u0 of log r is bracketed by certified signs.
-Every comparison keeps the rounding margin of the numpy stages on top of the remainders, and a row
-whose comparison falls inside it (or outside the expansions' reach, or needs too many cells) is left
+Every bound adds a rounding margin of 1e-11 times the size of the terms it sums (the rule of the
+numpy stages) to the remainders, every comparison keeps one more, and a row whose comparison falls
+inside them (or outside the expansions' reach, or needs too many cells) is left
 to the numpy stages.
 """
 from __future__ import annotations
@@ -43,7 +44,7 @@ from .._compiled import compiled_kernel
 
 __all__ = ["certify", "kernel_tables"]
 
-_Q = 8              # Taylor order of the per-row sums
+_Q = 6              # Taylor order of the per-row sums
 _RHO = 0.75         # largest |e| max 1/(c + z) at which an expansion is used
 _ROUNDING = 1e-11   # relative rounding margin (that of the numpy stages)
 _MAX_CELLS = 48     # cells of the branch and bound per interval before a row is left to numpy
@@ -86,7 +87,7 @@ def certify(codes, tables, shift: bool, log_alpha: float):
 @compiled_kernel(error_model="numpy")
 def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):  # noqa: C901
     # numba inlines a closure at each of its call sites: each is called from one or two places.
-    Q = 8
+    Q = 6                        # (the per-row sums below are written out for this order)
     RHO = 0.75
     ROUND = 1e-11
     MAXC = 48
@@ -109,7 +110,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
     D = np.zeros((2, Q))
     F = np.zeros((2, Q))
     # sd[s]: A, k, T, TW, max 1/(c+z) with the class, T of the features, their max 1/(c+z),
-    # w = 1 - m, n, number of positive counts, rounding margin
+    # w = 1 - m, n, number of positive counts, size of the terms summed (for the rounding margin)
     sd = np.zeros((2, 11))
     stack = np.zeros((MAXC + 2, 14))
     lps = np.zeros(2)
@@ -117,7 +118,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
     lams = np.zeros(2)
     egs = np.zeros(2)
     ews = np.zeros(2)
-    ends = np.zeros((4, 7))
+    ends = np.zeros((4, 8))
     found = np.zeros((2, 6))
     spans = np.zeros((2, 2))
     ispan = np.zeros((2, 2), dtype=np.int64)
@@ -135,7 +136,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
 
     def point(u):
         # at u (a's argument u, b's shift - u): lr_lo, lr_hi, L_lo, L_hi, lr (centre), its slope,
-        # and lr without the zero counts' log terms; NaN where out of reach
+        # lr without the zero counts' log terms and the error bound of lr; NaN where out of reach
         slope = 0.0
         for s in range(2):
             x = u if s == 0 else shift - u
@@ -143,7 +144,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             ae = abs(e)
             rho = ae * sd[s, 4]
             if rho > RHO:
-                return nan, nan, nan, nan, nan, nan, nan
+                return nan, nan, nan, nan, nan, nan, nan, nan
             g = G[s, Q - 1]
             w = W[s, Q - 1]
             d = D[s, Q - 1]
@@ -152,8 +153,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 w = w * e + W[s, q]
                 d = d * e + D[s, q]
             a2 = ae * ae
-            a4 = a2 * a2
-            tail = a4 * a4 * ae / ((Q + 1) * (1.0 - rho))
+            tail = a2 * a2 * a2 * ae / ((Q + 1) * (1.0 - rho))
             lps[s] = sd[s, 0] + g * e
             lams[s] = w * e
             egs[s] = tail * sd[s, 2]
@@ -168,7 +168,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 else:
                     lks[s] = -inf
                     slope = inf
-        mg = sd[0, 10] + sd[1, 10]
+        mg = ROUND * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
         er = egs[0] + egs[1] + mg
         lpa = lps[0] + lks[0]
         lpb = lps[1] + lks[1]
@@ -176,19 +176,19 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
         if shift > 0:
             top = max(lpa, lpb)
             if top == -inf:
-                return nan, nan, nan, nan, nan, nan, nan
+                return nan, nan, nan, nan, nan, nan, nan, nan
             ll = lams[0] + lams[1] + top + math.log1p(math.exp(min(lpa, lpb) - top))
             el = ews[0] + ews[1] + max(egs[0], egs[1]) + mg
         else:
             ll = lams[0] + lams[1]
             el = ews[0] + ews[1] + mg
-        return lr - er, lr + er, ll - el, ll + el, lr, slope, lps[0] - lps[1]
+        return lr - er, lr + er, ll - el, ll + el, lr, slope, lps[0] - lps[1], er
 
     def lr_point(u):
         # the centre of log r at u, its slope and error bound (Newton steps; NaN: out of reach)
         lr = 0.0
         slope = 0.0
-        er = sd[0, 10] + sd[1, 10]
+        er = ROUND * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
         for s in range(2):
             x = u if s == 0 else shift - u
             e = x - z
@@ -197,8 +197,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             if rho > RHO:
                 return nan, nan, nan
             a2 = ae * ae
-            a4 = a2 * a2
-            er += a4 * a4 * ae / ((Q + 1) * (1.0 - rho)) * sd[s, 2]
+            er += a2 * a2 * a2 * ae / ((Q + 1) * (1.0 - rho)) * sd[s, 2]
             g = G[s, Q - 1]
             d = D[s, Q - 1]
             for q in range(Q - 2, -1, -1):
@@ -217,10 +216,9 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             slope += d
         return lr, slope, er
 
-    def psi_of(u, lr_lo, lr_hi, l_lo, l_hi, smooth):
+    def psi_of(u, lr_lo, lr_hi, l_lo, l_hi, smooth, er):
         # with the instance, u in [0, 1]: lr_lo, lr_hi, L_lo, L_hi and the bounds of
         # ψ = log r - logit u (with its limits at the ends) from the values of ``point`` at u
-        er = 0.5 * (lr_hi - lr_lo)
         if u <= 0.0 or u >= 1.0:
             k = sd[0, 1] if u <= 0.0 else sd[1, 1]
             sign = 1.0 if u <= 0.0 else -1.0
@@ -242,7 +240,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
 
     def put(u):
         r = point(u)
-        return psi_of(u, r[0], r[1], r[2], r[3], r[6])
+        return psi_of(u, r[0], r[1], r[2], r[3], r[6], r[7])
 
     def dpsi(u1, u2):
         # bounds of ψ' = D_a(u) + D_b(1 - u) + (k_a - 1)/u + (k_b - 1)/(1 - u) on [u1, u2] (with
@@ -265,8 +263,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                     for q in range(Q - 2, -1, -1):
                         v = v * e + F[s, q]
                     a2 = ae * ae
-                    a4 = a2 * a2
-                    err = a4 * a4 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
+                    err = a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
                     if t == 0:
                         hi += v + err
                     else:
@@ -283,6 +280,28 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 lo += min(v1, v2)
                 hi += max(v1, v2)
         return lo, hi
+
+    def rslope(u1, u2):
+        # upper bound of (log r)' = D_a(u) + D_b(1 - u) + k_a/u + k_b/(1 - u) on [u1, u2] in [0, 1]
+        hi = 0.0
+        for s in range(2):
+            x1 = u1 if s == 0 else 1.0 - u2
+            x2 = u2 if s == 0 else 1.0 - u1
+            if sd[s, 9] > 0:
+                e = x1 - z
+                ae = abs(e)
+                rho = ae * sd[s, 6]
+                if rho > RHO:
+                    return inf
+                v = F[s, Q - 1]
+                for q in range(Q - 2, -1, -1):
+                    v = v * e + F[s, q]
+                a2 = ae * ae
+                hi += v + a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
+            hi += max(sd[s, 7] / (sd[s, 8] + x1), sd[s, 7] / (sd[s, 8] + x2))
+            if sd[s, 1] > 0:
+                hi += sd[s, 1] / x1 if x1 > 0 else inf
+        return hi
 
     def lr_solve(a, b, x):
         # [ul, uh] with certified log r(ul) < 0 < log r(uh) inside [a, b], whose ends are certified
@@ -319,7 +338,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             good = True
             for t in range(2):
                 r = point(ul if t == 0 else uh)
-                for j in range(7):
+                for j in range(8):
                     ends[2 + t, j] = r[j]
                 if (t == 0 and not (r[1] < 0 or ul == a)) or (t == 1 and not (r[0] > 0 or uh == b)):
                     good = False
@@ -354,7 +373,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             nx = nan
             w_new = w
             if dw < 0:
-                w_new = w - val / dw
+                w_new = min(max(w - val / dw, -700.0), 700.0)
                 nx = 1.0 / (1.0 + math.exp(-w_new))
             if nx > lo and nx < hi:
                 w = w_new
@@ -394,7 +413,8 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
         stack[0, 1] = hi
         for t in range(2):
             e = i_lo if t == 0 else i_hi
-            r = psi_of(lo if t == 0 else hi, ends[e, 0], ends[e, 1], ends[e, 2], ends[e, 3], ends[e, 6])
+            r = psi_of(lo if t == 0 else hi, ends[e, 0], ends[e, 1], ends[e, 2], ends[e, 3], ends[e, 6],
+                       ends[e, 7])
             if r[2] != r[2]:
                 return nan, nan, False
             m_lo = max(m_lo, r[2])
@@ -458,7 +478,24 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                     m_hi = max(m_hi, l2_hi)
                     continue
                 if not (p1_lo > 0 and p2_hi < 0):
-                    return nan, nan, False
+                    # the sign of ψ at an end is within rounding: the root is within |ψ| / |ψ'| of
+                    # that end, and up to the root L gains at most (log r)' (r/(1+r) - u) <=
+                    # (log r)' ψ / 4 per unit (expit' <= 1/4); beyond it L decreases
+                    best = inf
+                    for t in range(2):
+                        pv = p1_hi if t == 0 else -p2_lo
+                        if not pv >= 0:
+                            continue
+                        d = min(pv / -d_hi * (1.0 + 1e-12), h)
+                        ua = u1 if t == 0 else u2 - d
+                        ub = u1 + d if t == 0 else u2
+                        cand = (l1_hi if t == 0 else l2_hi) + max(rslope(ua, ub), 0.0) * d * pv * 0.25
+                        if cand == cand:
+                            best = min(best, cand)
+                    if best == inf:
+                        return nan, nan, False
+                    m_hi = max(m_hi, best)
+                    continue
                 ul, uh, ok = psi_solve(u1, u2)
                 if not ok:
                     return nan, nan, False
@@ -505,7 +542,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             dw = sl * x * (1.0 - x) - 1.0
             if not (lr == lr and dw < 0):
                 return nan, nan, False
-            w = w - (lr - w) / dw
+            w = min(max(w - (lr - w) / dw, -700.0), 700.0)
         v = 1.0 / (1.0 + math.exp(-w))
         if not (v > 0.0 and v < 1.0):
             return nan, nan, False
@@ -525,7 +562,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
         # (known, a over b, b over a) for the pair in sd, G, W, D, F
         ka = sd[0, 1]
         kb = sd[1, 1]
-        mg = sd[0, 10] + sd[1, 10]
+        mg = ROUND * (sd[0, 10] + sd[1, 10])
         q_lo = nan
         q_hi = nan
         tiny = nan
@@ -534,7 +571,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
         # the ends: u = 0 (and u = 1 with the instance)
         for t in range(2 if shift > 0 else 1):
             r = point(float(t))
-            for j in range(7):
+            for j in range(8):
                 ends[t, j] = r[j]
         if shift > 0:
             if ends[0, 2] != ends[0, 2] or ends[1, 2] != ends[1, 2]:
@@ -585,6 +622,19 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 if not ((left and far_hi < 0) or (right and far_lo > 0)):
                     return False, False, False        # u0 out of reach
                 x0 = 0.5 * (a + b)
+            else:
+                # u0 is near x0: L just beyond it bounds L(u0) from below, just before it from above
+                for t in range(2):
+                    u = end + (x0 - end) * (1.25 if t == 0 else 0.75)
+                    if not (u > a and u < b):
+                        continue
+                    r = point(u)
+                    if t == 0 and ((left and r[1] < 0) or (right and r[0] > 0)):
+                        if r[2] >= log_alpha + ref_hi + mg:
+                            return True, False, False
+                    if t == 1 and ((left and r[0] > 0) or (right and r[1] < 0)):
+                        if r[3] < log_alpha + ref_lo - mg:
+                            return True, left, right
         else:
             a = 0.0
             b = 1.0
@@ -636,8 +686,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                     for q in range(Q - 2, -1, -1):
                         v = v * e + F[s, q]
                     a2 = e * e
-                    a4 = a2 * a2
-                    sl += v + a4 * a4 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
+                    sl += v + a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
                 sl += abs(sd[s, 7]) / sd[s, 8] + sd[s, 1] / x
             tiny = max(ends[2, 3], ends[3, 3]) + sl * (uh - ul)
             if tiny != tiny:
@@ -706,7 +755,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             k = 0.0
             A = 0.0
             xm = 0.0
-            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = s8 = s9 = 0.0
+            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
             for j in range(n_feat):
                 col = off[j] + codes[i, j] + 1
                 f = flag[c, col]
@@ -721,7 +770,6 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 xm = max(xm, x)
                 x2 = x * x
                 x4 = x2 * x2
-                x8 = x4 * x4
                 s0 += 1.0
                 s1 += x
                 s2 += x2
@@ -730,8 +778,6 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                 s5 += x4 * x
                 s6 += x4 * x2
                 s7 += x4 * x2 * x
-                s8 += x8
-                s9 += x8 * x
             cS[c, 0] = s0
             cS[c, 1] = s1
             cS[c, 2] = s2
@@ -740,8 +786,6 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             cS[c, 5] = s5
             cS[c, 6] = s6
             cS[c, 7] = s7
-            cS[c, 8] = s8
-            cS[c, 9] = s9
             cm[c] = m
             ck[c] = k
             cA[c] = A
@@ -778,7 +822,7 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                     sd[s, 7] = w
                     sd[s, 8] = nc[c]
                     sd[s, 9] = cS[c, 0]
-                    sd[s, 10] = ROUND * (nc[c] + 2.0) * (cm[c] + 1.0) * (1.0 + 6.0 * math.log(nc[c] + 2.0))
+                    sd[s, 10] = abs(sd[s, 0]) + (cm[c] + 1.0) * (2.0 + 2.0 * Q + abs(log_n[c]))
                 reach = RHO / max(sd[0, 4], sd[1, 4]) * (1.0 - 1e-9)
                 known, ab, ba = pair_verdict(reach)
                 if known:
