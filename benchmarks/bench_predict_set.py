@@ -17,6 +17,12 @@ the raw input and validate and encode it themselves.  Each timing is the best of
 runs after one warm-up, in CPU time of this process; every ratio is against the baseline of its
 own cell measured in this run.
 The target of issue 14 is every credal cell at most 5x its baseline.
+
+With numba installed (the default; ``CREDAL_NUMBA=0`` switches it off) the LNCC's verdicts come
+from compiled kernels (``credal_core/naive/_lncc_kernels.py``, and ``top_cycle`` in
+``credal_core/_base.py``).  The first call in a fresh install compiles them (about a minute on a
+quiet 2-core machine, more under load; the machine code is then cached in ``__pycache__`` and later
+processes load it in well under a second); the warm-up call of each timing absorbs that once.
 """
 from __future__ import annotations
 
