@@ -71,13 +71,13 @@ def kernel_tables(tables, shift: bool):
 
 
 def certify(codes, tables, shift: bool, log_alpha: float):
-    """Verdicts (n, C, C) and the rows left open (n,): ``dom[i, a, b]`` is certified for every row
-    ``i`` where ``unknown[i]`` is False.  ``codes``: complete rows (no missing value), training data
-    without missing values."""
+    """Verdicts (n, C, C) and the pairs left open (n, C, C): ``dom[i, a, b]`` and ``dom[i, b, a]``
+    are certified wherever ``unknown[i, a, b]`` (a < b) is False.  ``codes``: complete rows (no
+    missing value), training data without missing values."""
     off, flag, lg, iv, nc = kernel_tables(tables, shift)
     n, n_classes = codes.shape[0], nc.size
     dom = np.zeros((n, n_classes, n_classes), dtype=np.bool_)
-    unknown = np.zeros(n, dtype=np.bool_)
+    unknown = np.zeros((n, n_classes, n_classes), dtype=np.bool_)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     _certify_rows(codes, off, flag, lg, iv, nc, 1.0 if shift else 0.0, float(log_alpha), dom, unknown)
     return dom, unknown
@@ -790,11 +790,10 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
             ck[c] = k
             cA[c] = A
             cx[c] = xm
-        bad = False
         for a in range(C):
             for b in range(a + 1, C):
                 if nc[a] <= 0 or nc[b] <= 0:
-                    bad = True
+                    unknown[i, a, b] = True
                     continue
                 for s in range(2):
                     c = a if s == 0 else b
@@ -829,5 +828,4 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown):
                     dom[i, a, b] = ab
                     dom[i, b, a] = ba
                 else:
-                    bad = True
-        unknown[i] = bad
+                    unknown[i, a, b] = True

@@ -123,6 +123,8 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         shortcut keeps a rounding margin, and every stage is a proof on its own (the order only
         decides which stage settles a row, never its verdict),
         so a verdict within rounding of ``critical_alpha`` is left to the exact route.
+        With numba, the compiled certificates of :mod:`._lncc_kernels` run first on every row and
+        these stages (or, for a handful of pairs, ``alpha > critical_alpha``) get what they leave.
         """
         shift = 1.0 if self.include_instance else 0.0
         tables = self.tables_
@@ -144,11 +146,18 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             # the compiled certificates first (:mod:`._lncc_kernels`); the numpy stages get the rows
             # they leave open
             dom, unknown = certify(codes, tables, bool(shift), np.log(self.alpha))
-            rest = np.flatnonzero(unknown)
-            if rest.size:
-                # a handful of rows: the exact definition costs less than the stages' set-up
-                exact = self._dominance_missing if rest.size < _FEW_ROWS else self._dominance_stages
-                dom[rest] = exact(codes[rest])
+            rest = np.flatnonzero(unknown.any(axis=(1, 2)))
+            if rest.size >= _FEW_ROWS:
+                dom[rest] = self._dominance_stages(codes[rest])
+            elif rest.size:
+                # a handful of pairs: the exact definition costs less than the stages' set-up
+                for a in range(n_classes):
+                    for b in range(a + 1, n_classes):
+                        rows = np.flatnonzero(unknown[:, a, b])
+                        if rows.size:
+                            crit_ab, crit_ba = critical_alpha_pairs(_pair_counts(tables, codes[rows], a, b),
+                                                                    bool(shift))
+                            dom[rows, a, b], dom[rows, b, a] = self.alpha > crit_ab, self.alpha > crit_ba
             return dom
         return self._dominance_stages(codes)
 
@@ -272,8 +281,8 @@ def _union(open_rows, n):
     return np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if n else np.zeros(0, int)
 
 
-# Rows left open by the compiled certificates below this number go straight to the exact
-# definition ``alpha > critical_alpha`` (equal verdicts, less fixed cost than the numpy stages).
+# Fewer rows than this left open by the compiled certificates: their open pairs go straight to the
+# exact definition ``alpha > critical_alpha`` (equal verdicts, less fixed cost than the stages).
 _FEW_ROWS = 64
 
 # The probes go first when they settle at least this share of the verdicts on a sample of about
