@@ -28,6 +28,7 @@ import functools
 import importlib.util
 import os
 from collections.abc import Callable
+from types import CodeType, FunctionType
 
 __all__ = ["compiled_kernel", "numba_enabled"]
 
@@ -48,6 +49,12 @@ class compiled_kernel:
 
     Calling the kernel when numba is not enabled runs the Python function itself (slow but correct:
     callers choose their numpy path with :func:`numba_enabled` instead).
+
+    A kernel may call other kernels (module-level functions decorated with ``compiled_kernel``): when
+    it is compiled, the kernels it names are compiled once each and called, not inlined (numba inlines
+    closures at every call site, which multiplies the compile time of a large kernel).  numba's cache
+    does not notice a change in a called kernel alone: keep such kernels in the caller's file, whose
+    every change invalidates the cache.
     """
 
     def __init__(self, function: Callable | None = None, **options) -> None:
@@ -64,11 +71,42 @@ class compiled_kernel:
             return self
         if not numba_enabled():
             return self._function(*args, **kwargs)
+        return self.dispatcher()(*args, **kwargs)
+
+    def dispatcher(self):
+        """The numba dispatcher of the kernel (created on the first call; it compiles on its own first
+        call for each signature, or loads the machine code from the cache)."""
         if self._compiled is None:
             import numba
 
+            function = _calling_dispatchers(self._function)
             try:
-                self._compiled = numba.njit(**self._options)(self._function)
+                self._compiled = numba.njit(**self._options)(function)
             except RuntimeError:                      # no cache locator (source not in a file): no cache
-                self._compiled = numba.njit(**{**self._options, "cache": False})(self._function)
-        return self._compiled(*args, **kwargs)
+                self._compiled = numba.njit(**{**self._options, "cache": False})(function)
+        return self._compiled
+
+
+def _global_names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def _calling_dispatchers(function: Callable) -> Callable:
+    """``function`` itself, or a copy whose globals name the numba dispatchers of the kernels it calls
+    instead of their :class:`compiled_kernel` wrappers (which numba cannot type).  The code object is
+    the same, so numba's cache finds the copy's machine code under the function's own name."""
+    swaps = {name: value.dispatcher() for name in _global_names(function.__code__)
+             if isinstance(value := function.__globals__.get(name), compiled_kernel)}
+    if not swaps:
+        return function
+    copy = FunctionType(function.__code__, {**function.__globals__, **swaps}, function.__name__,
+                        function.__defaults__, function.__closure__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = function.__qualname__
+    copy.__module__ = function.__module__
+    copy.__doc__ = function.__doc__
+    return copy

@@ -21,6 +21,19 @@ def _running_max(values):
     return out
 
 
+@compiled_kernel
+def _clipped(value, bound):
+    return min(max(value, -bound), bound)
+
+
+@compiled_kernel
+def _clipped_sum(values, bound):
+    acc = 0.0
+    for i in range(values.shape[0]):
+        acc += _clipped(values[i], bound)                   # a kernel calling a kernel
+    return acc
+
+
 def test_compiled_and_python_paths_agree(monkeypatch):
     values = np.random.default_rng(0).normal(size=1000)
     expected = np.maximum.accumulate(values)                  # numpy's own, independent of the kernel
@@ -37,3 +50,17 @@ def test_importing_the_package_does_not_import_numba():
     code = "import sys, credal_core; credal_core.NCC; credal_core.LNCC; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_kernel_calls_another_kernel_on_both_paths(monkeypatch):
+    values = np.random.default_rng(1).normal(size=1000)
+    expected = float(np.clip(values, -0.5, 0.5).sum())       # numpy's own
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    assert _clipped_sum(values, 0.5) == pytest.approx(expected, rel=1e-12)
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    if not numba_enabled():
+        pytest.skip("numba is not installed: only the numpy path exists")
+    assert _clipped_sum(values, 0.5) == pytest.approx(expected, rel=1e-12)
+    # the compiled caller names the callee's own dispatcher (compiled once, called, not inlined)
+    assert _clipped_sum.dispatcher().py_func.__globals__["_clipped"] is _clipped.dispatcher()
+    assert _clipped_sum.dispatcher().py_func.__code__ is _clipped_sum.__wrapped__.__code__
