@@ -54,7 +54,9 @@ class compiled_kernel:
     it is compiled, the kernels it names are compiled once each and called, not inlined (numba inlines
     closures at every call site, which multiplies the compile time of a large kernel).  numba's cache
     does not notice a change in a called kernel alone: keep such kernels in the caller's file, whose
-    every change invalidates the cache.
+    every change invalidates the cache.  A helper called from compiled code only may take
+    ``no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=False`` (its machine code is in its
+    callers' cache; it cannot then be called from Python with numba on).
     """
 
     def __init__(self, function: Callable | None = None, **options) -> None:

@@ -54,7 +54,8 @@ _G, _W, _D, _F = 11, 11 + _Q, 11 + 2 * _Q, 11 + 3 * _Q
 _LP, _LK, _LAM, _EG, _EW = 11 + 4 * _Q, 12 + 4 * _Q, 13 + 4 * _Q, 14 + 4 * _Q, 15 + 4 * _Q
 # the helpers of :func:`_certify_rows`: compiled once each, called (not inlined) from compiled code
 # only, without reference counting (they allocate nothing)
-_HELPER = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+_HELPER = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False,
+           "cache": False}
 
 
 def kernel_tables(tables, shift: bool):
