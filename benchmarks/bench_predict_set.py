@@ -20,9 +20,9 @@ The target of issue 14 is every credal cell at most 5x its baseline.
 
 With numba installed (the default; ``CREDAL_NUMBA=0`` switches it off) the LNCC's verdicts come
 from compiled kernels (``credal_core/naive/_lncc_kernels.py``, and ``top_cycle`` in
-``credal_core/_base.py``).  The first call in a fresh install compiles them (about a minute on a
-quiet 2-core machine, more under load; the machine code is then cached in ``__pycache__`` and later
-processes load it in well under a second); the warm-up call of each timing absorbs that once.
+``credal_core/_base.py``).  The first call in a fresh install compiles them (~13 s of CPU here;
+the machine code is then cached in ``__pycache__`` and later processes load it in well under a
+second; ``scripts/warm_kernels.py`` does it ahead); the warm-up call of each timing absorbs that once.
 """
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import warnings
 from collections.abc import Callable
 from types import CodeType, FunctionType
 
@@ -34,14 +35,24 @@ __all__ = ["compiled_kernel", "numba_enabled"]
 
 
 @functools.cache
-def _numba_installed() -> bool:
-    return importlib.util.find_spec("numba") is not None
+def _numba_importable() -> bool:
+    # Imported here, on the first decision between the two paths (never at import time), because an
+    # installed numba can fail to import — e.g. after numpy was upgraded past the versions it supports.
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        import numba  # noqa: F401
+    except Exception as error:  # noqa: BLE001 — whatever breaks numba's import, numpy still works
+        warnings.warn(f"numba is installed but cannot be imported ({error}); credal_core runs its numpy "
+                      "code instead (same results, slower)", RuntimeWarning, stacklevel=3)
+        return False
+    return True
 
 
 def numba_enabled() -> bool:
-    """True when numba is installed and not switched off with ``CREDAL_NUMBA=0`` (read on every call,
-    so a test can switch between the compiled and the numpy path)."""
-    return os.environ.get("CREDAL_NUMBA", "1") != "0" and _numba_installed()
+    """True when numba imports and is not switched off with ``CREDAL_NUMBA=0`` (the variable is read
+    on every call, so a test can switch between the compiled and the numpy path)."""
+    return os.environ.get("CREDAL_NUMBA", "1") != "0" and _numba_importable()
 
 
 class compiled_kernel:

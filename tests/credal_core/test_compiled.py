@@ -1,8 +1,10 @@
 """The optional compiled-kernel wrapper: numba on or off gives the same results; numba loads lazily."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -64,3 +66,26 @@ def test_a_kernel_calls_another_kernel_on_both_paths(monkeypatch):
     # the compiled caller names the callee's own dispatcher (compiled once, called, not inlined)
     assert _clipped_sum.dispatcher().py_func.__globals__["_clipped"] is _clipped.dispatcher()
     assert _clipped_sum.dispatcher().py_func.__code__ is _clipped_sum.__wrapped__.__code__
+
+
+def test_a_numba_that_fails_to_import_falls_back_to_numpy(tmp_path):
+    # e.g. numba installed, then numpy upgraded past what it supports: its import raises
+    fake = tmp_path / "numba"
+    fake.mkdir()
+    (fake / "__init__.py").write_text('raise ImportError("Numba needs NumPy 2.3 or less")\n')
+    code = ("import warnings, numpy as np\n"
+            "from credal_core import LNCC, NCC\n"
+            "from credal_core.aode import AODE\n"
+            "X = np.random.default_rng(0).integers(0, 3, (60, 4)); y = X[:, 0] % 2\n"
+            "with warnings.catch_warnings(record=True) as caught:\n"
+            "    warnings.simplefilter('always')\n"
+            "    sets = NCC().fit(X, y).predict_set(X), LNCC().fit(X, y).predict_set(X)\n"
+            "    AODE().fit(X, y).predict_proba(X)\n"
+            "from credal_core._compiled import numba_enabled\n"
+            "assert not numba_enabled() and all(s.any(axis=1).all() for s in sets)\n"
+            "print(sum('cannot be imported' in str(w.message) for w in caught))\n")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{root}"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"                    # said once, not on every call
