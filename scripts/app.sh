@@ -3,9 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+source scripts/_venv.sh
+ensure_venv requirements.txt
 
 exec .venv/bin/streamlit run app.py --server.address 127.0.0.1 --server.port "${PORT:-8501}"

@@ -81,10 +81,8 @@ local_worker_host="$worker_address"
 case "$worker_address" in 0.0.0.0|"*"|"::"|"[::]") local_worker_host=127.0.0.1 ;; esac
 
 # --- the same .venv as scripts/app.sh
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+source scripts/_venv.sh
+ensure_venv requirements.txt
 
 # --- HAProxy from Debian, installed like scripts/test.sh installs chromium
 if [ "$with_proxy" -eq 1 ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then

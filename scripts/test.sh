@@ -19,10 +19,8 @@ if [ ! -x /usr/bin/chromium ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 fi
 
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+source scripts/_venv.sh
+ensure_venv requirements-dev.txt
 
 if [ "${1:-}" = "--fast" ]; then
     shift

@@ -6,8 +6,15 @@ examples per property, for ``bash scripts/test.sh --fast``); chosen by ``HYPOTHE
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+_SHARED_DIR = pytest.StashKey[str]()
 
 settings.register_profile("ci", deadline=None)
 settings.register_profile("fast", deadline=None, max_examples=15)
@@ -33,9 +40,33 @@ SLOW_FILES = {
 
 
 def pytest_collection_modifyitems(config, items):
-    import pytest
-
     for item in items:
         path = item.path
         if path.name in SLOW_FILES or any(part in SLOW_DIRS for part in path.parts[-3:-1]):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_configure(config):
+    # The controller (or a run without xdist) gives the run a directory for what its test processes
+    # share — the one Streamlit server of the browser tests (tests/browser/_server.py); xdist's workers
+    # are started after this hook and inherit the variable.
+    if hasattr(config, "workerinput") or os.environ.get("CREDAL_TEST_SHARED"):
+        return
+    shared = tempfile.mkdtemp(prefix="credal-tests-")
+    os.environ["CREDAL_TEST_SHARED"] = shared
+    config.stash[_SHARED_DIR] = shared
+
+
+def pytest_unconfigure(config):
+    shared = config.stash.get(_SHARED_DIR, None)
+    if shared is None:
+        return
+    sys.path.insert(0, str(Path(__file__).parent / "browser"))
+    try:
+        from _server import stop_shared_server
+
+        stop_shared_server(Path(shared))
+    finally:
+        sys.path.pop(0)
+        os.environ.pop("CREDAL_TEST_SHARED", None)
+        shutil.rmtree(shared, ignore_errors=True)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -43,7 +46,7 @@ def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) 
     raise TimeoutError(f"streamlit did not serve {url} within {timeout:.0f} s")
 
 
-def _start(log_name: str) -> tuple[str, subprocess.Popen, object]:
+def _start(log_name: str, own_session: bool = False) -> tuple[str, subprocess.Popen, object]:
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
@@ -52,7 +55,8 @@ def _start(log_name: str) -> tuple[str, subprocess.Popen, object]:
     OUTPUT.mkdir(exist_ok=True)
     url = f"http://127.0.0.1:{port}/"
     log = (OUTPUT / log_name).open("w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=own_session)
     try:
         wait_until_serving(url, proc)
     except BaseException:
@@ -71,20 +75,77 @@ def _stop(proc: subprocess.Popen, log) -> None:
     log.close()
 
 
-_SHARED: dict = {}
+_OWN: dict = {}
 
 
-def _stop_shared() -> None:
-    if "proc" in _SHARED:
-        _stop(_SHARED.pop("proc"), _SHARED.pop("log"))
+def _stop_own() -> None:
+    if "proc" in _OWN:
+        _stop(_OWN.pop("proc"), _OWN.pop("log"))
+
+
+def _shared_across_workers() -> str:
+    """The URL of the one Streamlit server shared by every test process of the run.
+
+    tests/conftest.py gives the run a directory (``CREDAL_TEST_SHARED``) and stops the server when the
+    run ends; the first test process that needs the server starts it under a file lock (in a session
+    of its own, so it outlives that process) and writes its URL and pid there; the others read them.
+    One server instead of one per xdist worker: Streamlit's start, the job workers' start and each
+    page's first-visit grids are paid once.
+    """
+    shared = Path(os.environ["CREDAL_TEST_SHARED"])
+    info = shared / "streamlit.json"
+    with (shared / "streamlit.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if info.exists():
+            known = json.loads(info.read_text())
+            if _healthy(known["url"]):
+                return known["url"]
+        url, proc, log = _start("streamlit_shared.log", own_session=True)
+        log.close()
+        _OWN["shared_proc"] = proc            # held: it runs on after this process, stopped by conftest
+        info.write_text(json.dumps({"url": url, "pid": proc.pid}))
+        return url
+
+
+def stop_shared_server(shared: Path) -> None:
+    """Stop the run's shared server (called by tests/conftest.py once every test process is done)."""
+    info = shared / "streamlit.json"
+    if not info.exists():
+        return
+    pid = json.loads(info.read_text())["pid"]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.1)
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(OSError):                   # a zombie (its parent has not reaped it) is gone
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    return False
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "_stcore/health", timeout=5) as response:
+            return response.status == 200
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
 def streamlit_app(log_name: str, *, fresh: bool = False):
     """Serve app.py headless on 127.0.0.1 and yield the base URL.
 
-    One server is shared by every browser test of the run (started on first use, stopped when the
-    test process exits; its log is output/streamlit_shared.log): starting Streamlit costs seconds.
+    One server is shared by every browser test of the run, across pytest-xdist's worker processes
+    (its log is output/streamlit_shared.log; see ``_shared_across_workers``); run outside
+    tests/conftest.py's setting, a process starts its own and stops it when it exits.
     ``fresh=True`` starts a server of its own (log output/<log_name>), for what only a freshly started
     server shows (the first deep link handed over to app.py's navigation).
     """
@@ -95,11 +156,14 @@ def streamlit_app(log_name: str, *, fresh: bool = False):
         finally:
             _stop(proc, log)
         return
-    proc = _SHARED.get("proc")
+    if os.environ.get("CREDAL_TEST_SHARED"):
+        yield _shared_across_workers()
+        return
+    proc = _OWN.get("proc")
     if proc is None or proc.poll() is not None:
-        _SHARED["url"], _SHARED["proc"], _SHARED["log"] = _start("streamlit_shared.log")
-        atexit.register(_stop_shared)
-    yield _SHARED["url"]
+        _OWN["url"], _OWN["proc"], _OWN["log"] = _start("streamlit_own.log")
+        atexit.register(_stop_own)
+    yield _OWN["url"]
 
 
 def save_screenshot(page, name: str, settle_ms: int = 0) -> None:
@@ -119,14 +183,50 @@ def playwright_or_skip():
     return pytest.importorskip("playwright.sync_api")
 
 
+# Every context the tests open turns CSS animations and transitions off: a headless chromium renders in
+# software, and Streamlit's running indicators and fades kept it redrawing frames while a test waits for
+# the server (most of the browser tests' CPU time). What the tests check is the same without them.
+_NO_MOTION_CSS = ("*, *::before, *::after { animation: none !important; transition: none !important; "
+                  "caret-color: transparent !important; }")
+_NO_MOTION_SCRIPT = f"""
+(() => {{
+  const add = () => {{
+    const style = document.createElement("style");
+    style.textContent = {json.dumps(_NO_MOTION_CSS)};
+    document.head.appendChild(style);
+  }};
+  if (document.head) add(); else document.addEventListener("DOMContentLoaded", add);
+}})();
+"""
+
+
+class _StillBrowser:
+    """A Playwright browser whose new contexts and pages have no animations (see ``_NO_MOTION_CSS``)."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(reduced_motion="reduce", **options)
+        context.add_init_script(_NO_MOTION_SCRIPT)
+        return context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @contextlib.contextmanager
 def chromium_browser():
-    """Debian's chromium driven by Playwright (headless, no sandbox), closed on the way out."""
+    """Debian's chromium driven by Playwright (headless, no sandbox, no animations), closed on the way
+    out."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield _StillBrowser(browser)
         finally:
             browser.close()

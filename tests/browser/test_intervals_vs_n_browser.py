@@ -56,17 +56,17 @@ def test_intervals_vs_n_page_in_chromium(page_url):
         expect(cells).to_have_count(5)
         before = [text.strip() for text in cells.all_inner_texts()]
 
-        # α from 0.85 to 0.75 with the keyboard
+        # α from 0.85 to 0.80 with the keyboard
         thumb = alpha_thumb(page)
         expect(thumb).to_have_value("0.85")
         thumb.focus()
-        for _ in range(10):
+        for _ in range(5):
             thumb.press("ArrowLeft")
-        expect(thumb).to_have_value("0.75", timeout=10_000)
+        expect(thumb).to_have_value("0.8", timeout=10_000)
         expect(cells.nth(1)).not_to_have_text(before[1], timeout=30_000)  # the likelihood interval
         expect(cells.nth(3)).to_have_text(before[3])  # the IDM interval does not depend on α
-        expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.75)", timeout=30_000)
-        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.75\b"), timeout=10_000)
+        expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.8)", timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.80?\b"), timeout=10_000)
         after = [text.strip() for text in cells.all_inner_texts()]
 
         # the shared link reproduces the view in a fresh page
@@ -74,7 +74,7 @@ def test_intervals_vs_n_page_in_chromium(page_url):
         other = browser.new_page(viewport={"width": 1400, "height": 3000})
         other.goto(shared, wait_until="domcontentloaded")
         other_thumb = alpha_thumb(other)
-        expect(other_thumb).to_have_value("0.75", timeout=60_000)
+        expect(other_thumb).to_have_value("0.8", timeout=60_000)
         expect(first_row_cells(other)).to_have_text(after, timeout=30_000)
         other.close()
 

@@ -64,9 +64,9 @@ def test_profile_likelihood_page_in_chromium(page_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1500})
-        # a shared link, the first request to a fresh server: 000 Example 2 at α = 0.26, just above
-        # the critical α = 0.233
-        page.goto(page_url + "?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
+        # a shared link: 000 Example 2 at α = 0.24, just above the critical α = 0.233 (a deep link as the
+        # very first request to a freshly started server is the serve proxy browser test's first step)
+        page.goto(page_url + "?preset=000-ex2&alpha=0.24", wait_until="domcontentloaded")
         expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
             timeout=60_000)
         # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
@@ -87,20 +87,18 @@ def test_profile_likelihood_page_in_chromium(page_url):
         expect(plot).to_contain_text("posterior P(c | f̃)")
 
         answer = page.get_by_test_id("stAlert").filter(has_text="the LNCC returns")
-        expect(answer).to_contain_text("At α = 0.26 the LNCC returns {c}", timeout=30_000)
+        expect(answer).to_contain_text("At α = 0.24 the LNCC returns {c}", timeout=30_000)
 
-        # α from 0.26 down to 0.22 with the keyboard: below 0.233 c no longer dominates
+        # α from 0.24 to 0.23 with the keyboard: below 0.233 c no longer dominates (one step: every
+        # rerun redraws the 3,000 points, seconds of a software-rendering chromium)
         thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
             "slider")
-        expect(thumb).to_have_value("0.26")
+        expect(thumb).to_have_value("0.24")
         thumb.focus()
-        for value in ("0.25", "0.24", "0.23", "0.22"):
-            # one step at a time: a key pressed while the page re-runs could otherwise be lost
-            thumb.press("ArrowLeft")
-            expect(thumb).to_have_value(value, timeout=10_000)
-            expect(page).to_have_url(re.compile(rf"[?&]alpha={re.escape(value)}\b"), timeout=10_000)
-        expect(answer).to_contain_text("At α = 0.22 the LNCC returns {c, ¬c}", timeout=30_000)
-        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.22\b"), timeout=10_000)
+        thumb.press("ArrowLeft")
+        expect(thumb).to_have_value("0.23", timeout=10_000)
+        expect(answer).to_contain_text("At α = 0.23 the LNCC returns {c, ¬c}", timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]alpha=0\.23\b"), timeout=10_000)
         expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
 
         save_screenshot(page, "profile_likelihood", settle_ms=1000)

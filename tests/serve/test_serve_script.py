@@ -55,30 +55,6 @@ def serve(tmp_path: Path, workers: int, *options: str):
                 proc.wait()
 
 
-def test_one_worker_serves_then_stops_every_child(tmp_path):
-    with serve(tmp_path, 1) as (proc, url, base, output):
-        run_dir = Path(re.search(r"config and logs in (\S+)", output.read_text()).group(1))
-        config = (run_dir / "haproxy.cfg").read_text()
-        assert not run_dir.is_relative_to(ROOT)                  # generated outside the repository
-        assert f"bind 127.0.0.1:{url.rsplit(':', 1)[1].rstrip('/')}" in config   # this machine only
-        assert "cookie CREDAL_WORKER insert" in config              # sticky sessions
-        assert "http-check send meth GET uri /_stcore/health" in config
-        assert "timeout tunnel" in config                           # upgraded websockets stay open
-        with urllib.request.urlopen(url + "_stcore/health", timeout=10) as response:
-            assert response.status == 200
-            assert any(c.startswith("CREDAL_WORKER=w0;") for c in response.headers.get_all("Set-Cookie"))
-        children = psutil.Process(proc.pid).children(recursive=True)
-        commands = [" ".join(child.cmdline()) for child in children]
-        assert sum("streamlit run app.py" in c and "--runner.postScriptGC false" in c for c in commands) == 1
-        assert any("haproxy" in c for c in commands)
-
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 143
-        gone, alive = psutil.wait_procs(children, timeout=10)
-        assert alive == [], f"left running: {alive}"
-        assert not run_dir.exists()                                 # its own temporary directory
-
-
 def test_uploads_reach_the_sessions_worker_through_the_proxy(tmp_path):
     async def drive(url: str, base: int):
         students = []
@@ -113,16 +89,30 @@ def test_uploads_reach_the_sessions_worker_through_the_proxy(tmp_path):
     assert (tmp_path / "run" / "haproxy.cfg").exists()              # a given run directory is kept
 
 
-def test_workers_on_another_machine_behind_the_same_proxy(tmp_path):
+def test_a_worker_elsewhere_behind_the_proxy_then_a_clean_stop(tmp_path):
     """Two "machines" on one: a worker-only serve.sh on 127.0.0.2, and a proxy with one local worker that
-    lists it as a ``--backend``; new browsers alternate between the local and the remote worker."""
+    lists it as a ``--backend``; new browsers alternate between the local and the remote worker. Then the
+    proxy's serve.sh stops on SIGTERM and takes every child with it (one serve.sh start checks both: each
+    start costs a Streamlit worker's start-up)."""
     worker_port = free_port_block(1)
     remote = tmp_path / "remote"
     remote.mkdir()
     with serve(remote, 1, "--no-proxy", "--worker-address", "127.0.0.2", "--worker-base-port",
                str(worker_port)) as (_, _, _, remote_output):
         assert "without a proxy" in remote_output.read_text()
-        with serve(tmp_path, 1, "--backend", f"127.0.0.2:{worker_port}") as (_, url, _, _):
+        with serve(tmp_path, 1, "--backend", f"127.0.0.2:{worker_port}") as (proc, url, _, output):
+            run_dir = Path(re.search(r"config and logs in (\S+)", output.read_text()).group(1))
+            config = (run_dir / "haproxy.cfg").read_text()
+            assert not run_dir.is_relative_to(ROOT)                  # generated outside the repository
+            assert f"bind 127.0.0.1:{url.rsplit(':', 1)[1].rstrip('/')}" in config   # this machine only
+            assert "cookie CREDAL_WORKER insert" in config              # sticky sessions
+            assert "http-check send meth GET uri /_stcore/health" in config
+            assert "timeout tunnel" in config                           # upgraded websockets stay open
+            assert f"server r0 127.0.0.2:{worker_port}" in config
+            with urllib.request.urlopen(url + "_stcore/health", timeout=10) as response:
+                assert response.status == 200
+                cookies = response.headers.get_all("Set-Cookie")
+                assert any(c.startswith(("CREDAL_WORKER=w0;", "CREDAL_WORKER=r0;")) for c in cookies)
 
             async def drive():
                 students = []
@@ -139,3 +129,14 @@ def test_workers_on_another_machine_behind_the_same_proxy(tmp_path):
                         await student.close()
 
             asyncio.run(drive())
+
+            children = psutil.Process(proc.pid).children(recursive=True)
+            commands = [" ".join(child.cmdline()) for child in children]
+            assert sum("streamlit run app.py" in c and "--runner.postScriptGC false" in c
+                       for c in commands) == 1
+            assert any("haproxy" in c for c in commands)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 143
+            gone, alive = psutil.wait_procs(children, timeout=10)
+            assert alive == [], f"left running: {alive}"
+            assert not run_dir.exists()                                 # its own temporary directory
