@@ -27,6 +27,7 @@ def _uninformative(rng, n_rows, n_classes, n_features, n_values):
 @pytest.mark.parametrize("n_train, include", [(30, True), (30, False), (300, True), (300, False),
                                               (3000, True), (3000, False)])
 def test_taylor_stage_verdicts_equal_the_exact_levels(n_train, include, monkeypatch):
+    monkeypatch.setenv("CREDAL_NUMBA", "0")     # the numpy Taylor stage (numba's kernel decides first)
     rng = np.random.default_rng(n_train + include)
     X, y = _uninformative(rng, n_train + 300, 3, 20, 4)
     decided = []
