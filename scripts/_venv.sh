@@ -16,3 +16,19 @@ ensure_venv() {
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
     echo "$digest" > "$stamp"
 }
+
+# Compile credal_core's numba kernels once per change of their sources (scripts/warm_kernels.py); the
+# stamp sits beside numba's cache, in this checkout's credal_core/__pycache__.
+warm_kernels() {
+    local stamp="credal_core/__pycache__/.warmed-kernels"
+    local digest
+    digest="$( { .venv/bin/python -VV; ls -d .venv/lib/python3*/site-packages/numba-*.dist-info 2>/dev/null;
+                 grep -rl --include='*.py' compiled_kernel credal_core | sort | xargs cat; } \
+               | sha256sum | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
+        return 0
+    fi
+    .venv/bin/python scripts/warm_kernels.py
+    mkdir -p credal_core/__pycache__
+    echo "$digest" > "$stamp"
+}

@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 
 source scripts/_venv.sh
 ensure_venv requirements.txt
+warm_kernels
 
 exec .venv/bin/streamlit run app.py --server.address 127.0.0.1 --server.port "${PORT:-8501}"

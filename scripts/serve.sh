@@ -83,6 +83,7 @@ case "$worker_address" in 0.0.0.0|"*"|"::"|"[::]") local_worker_host=127.0.0.1 ;
 # --- the same .venv as scripts/app.sh
 source scripts/_venv.sh
 ensure_venv requirements.txt
+warm_kernels
 
 # --- HAProxy from Debian, installed like scripts/test.sh installs chromium
 if [ "$with_proxy" -eq 1 ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then

@@ -21,6 +21,7 @@ fi
 
 source scripts/_venv.sh
 ensure_venv requirements-dev.txt
+warm_kernels
 
 if [ "${1:-}" = "--fast" ]; then
     shift
