@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
-# on three worker processes (pytest-xdist, work stealing; a third process on two cores overlaps the browser
-# tests' waits for pages with the CPU-bound tests, and the long ones don't wait in
-# one worker's queue). `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
+# on three worker processes (pytest-xdist; a third process on two cores overlaps the browser tests' waits
+# for pages with the CPU-bound tests; `--dist load` hands out the longest tests first, see LONG_FIRST in
+# tests/conftest.py). `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
 # quarter of the random cases and property examples. CREDAL_TEST_DEPTH=3 scales the randomised
 # cross-checks up for a deep run (tests/_depth.py). Extra arguments are passed to pytest, e.g.
 # `bash scripts/test.sh -k home -x`.
@@ -29,7 +29,7 @@ if [ "${1:-}" = "--fast" ]; then
         exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
 fi
 
-.venv/bin/python -m pytest -q -n 3 --dist worksteal "$@"   # testpaths = ["tests"] (pyproject.toml)
+.venv/bin/python -m pytest -q -n 3 --dist load "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 # The shared API contract lives beside the project on the development machine only.
 if [ -d ../shared/contract ]; then

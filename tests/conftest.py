@@ -39,11 +39,28 @@ SLOW_FILES = {
 }
 
 
+# The longest tests start first (scripts/test.sh distributes with `--dist load`, which hands the head of
+# this order round-robin to the workers, then the rest in small batches): the browser and serving tests
+# mostly wait for servers and browsers, so the other workers fill those waits with CPU-bound tests, and
+# no worker is left running a long test alone at the end. Files not listed keep their order, after these.
+LONG_FIRST = (
+    "test_serve_proxy_browser.py", "test_serve_script.py", "test_no_outside_requests_browser.py",
+    "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
+    "test_profile_likelihood_browser.py", "test_intervals_vs_n_browser.py",
+    "test_determinacy_curves_browser.py", "test_missing_values_browser.py", "test_compare_browser.py",
+    "test_compare_stop_browser.py", "test_home_browser.py", "test_dask.py", "test_packaging.py",
+    "test_load_test.py", "test_cli.py", "test_lncc_missing.py", "test_crosscheck_lncc.py",
+    "test_lncc_kernels.py", "test_ncc2.py", "test_crosscheck_ncc.py", "test_profile.py", "test_hard_data.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         path = item.path
         if path.name in SLOW_FILES or any(part in SLOW_DIRS for part in path.parts[-3:-1]):
             item.add_marker(pytest.mark.slow)
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: the rest keep order
 
 
 def pytest_configure(config):
