@@ -9,7 +9,8 @@ term as its shift and adds the exponentials in class order, every in-sample log-
 the rows in order.  So on a platform where numpy's ``exp`` / ``log`` are the C library's (the
 kernels call those) both paths give the same floats; elsewhere they differ by the ulps of the two
 ``exp`` implementations.  One exception: with a single feature the numpy path's in-sample sum over
-the rows is numpy's pairwise summation, the kernel's a running sum (relative differences ~1e-14).  ``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
+the rows is numpy's pairwise summation, the kernel's a running sum (relative differences ~1e-14).
+``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
 
 The callers choose the path with :func:`credal_core._compiled.numba_enabled`.  Counting
 (:func:`pair_counts`) writes into the count table itself, whatever its size; the other kernels read
