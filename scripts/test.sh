@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
 # on three worker processes (pytest-xdist; a third process on two cores overlaps the browser tests' waits
-# for pages with the CPU-bound tests; `--dist load` hands out the longest tests first, see LONG_FIRST in
-# tests/conftest.py). `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
+# for pages with the CPU-bound tests). The tests are queued longest first (LONG_FIRST in tests/conftest.py)
+# and handed out one at a time (`--maxschedchunk 1`): xdist's default first hands each worker a quarter
+# of its share as one block, so one worker got most long tests and ran alone for the last ~90 s. `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
 # quarter of the random cases and property examples. CREDAL_TEST_DEPTH=3 scales the randomised
 # cross-checks up for a deep run (tests/_depth.py). Extra arguments are passed to pytest, e.g.
 # `bash scripts/test.sh -k home -x`.
@@ -22,6 +23,10 @@ fi
 source scripts/_venv.sh
 ensure_venv requirements-dev.txt
 warm_kernels
+# Let Python cache bytecode (and pytest its assertion-rewritten test modules) in __pycache__: some
+# environments set PYTHONDONTWRITEBYTECODE, and then every test process recompiles every module it
+# imports (~6 s of CPU per xdist worker's collection alone).
+unset PYTHONDONTWRITEBYTECODE
 
 if [ "${1:-}" = "--fast" ]; then
     shift
@@ -29,7 +34,7 @@ if [ "${1:-}" = "--fast" ]; then
         exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
 fi
 
-.venv/bin/python -m pytest -q -n 3 --dist load "$@"   # testpaths = ["tests"] (pyproject.toml)
+.venv/bin/python -m pytest -q -n 3 --dist load --maxschedchunk 1 "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 # The shared API contract lives beside the project on the development machine only.
 if [ -d ../shared/contract ]; then

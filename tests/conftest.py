@@ -44,7 +44,7 @@ SLOW_FILES = {
 # mostly wait for servers and browsers, so the other workers fill those waits with CPU-bound tests, and
 # no worker is left running a long test alone at the end. Files not listed keep their order, after these.
 LONG_FIRST = (
-    "test_serve_proxy_browser.py", "test_serve_script.py", "test_no_outside_requests_browser.py",
+    "test_serve_proxy_browser.py", "test_serve_script.py",
     "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
     "test_profile_likelihood_browser.py", "test_intervals_vs_n_browser.py",
     "test_determinacy_curves_browser.py", "test_missing_values_browser.py", "test_compare_browser.py",

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -200,19 +201,94 @@ _NO_MOTION_SCRIPT = f"""
 """
 
 
+# Every browser test also checks that the browser requested nothing outside the app's own server (a
+# classroom may have no internet, and students' visits must not leak to third parties): every request of
+# every context (documents, scripts, fonts, images, favicons, websockets) is recorded, and when the test
+# body has passed, any whose host is not one the test navigated to fails it. The pages' favicon links are
+# checked too, since a browser may fetch them later. Together the browser tests open every page of
+# app.py's navigation and work its widgets, so this covers more than first renders.
+# Why it exists: Streamlit's frontend loads a Material icon favicon (``st.Page(..., icon=":material/home:")``
+# becomes the tab's icon) from ``https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/
+# <name>/default/24px.svg``. app.py avoids that with a ``page_icon`` of its own in ``st.set_page_config``
+# (an emoji, sent as an inline ``data:`` SVG): a favicon set there takes precedence over the pages' icons,
+# which still show in the navigation (drawn with the Material Symbols font bundled with Streamlit).
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
+OUTSIDE_FIX = ("app.py must give st.set_page_config a locally served page_icon (an emoji, or an image file "
+               "of the repository); otherwise Streamlit's frontend fetches each page's Material icon favicon "
+               "from fonts.gstatic.com (see tests/browser/_server.py)")
+_FAVICONS_JS = "() => [...document.querySelectorAll('link[rel~=icon]')].map(link => link.href)"
+
+
+def outside_requests(urls, servers) -> list[str]:
+    """The URLs whose host is none of ``servers`` (inline data: and blob: URLs never leave the browser)."""
+    found = []
+    for url in urls:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in LOCAL_SCHEMES and parts.netloc not in servers:
+            found.append(url)
+    return sorted(set(found))
+
+
+class _RecordingContext:
+    """A Playwright browser context that records its requests and, when closed, its pages' favicons."""
+
+    def __init__(self, context, browser: "_StillBrowser") -> None:
+        self._context = context
+        self._browser = browser
+        self.closed = False
+        context.on("request", browser._record)
+
+    def close(self, **options):
+        self._browser._note_favicons(self._context)
+        self.closed = True
+        return self._context.close(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._context, name)
+
+
 class _StillBrowser:
-    """A Playwright browser whose new contexts and pages have no animations (see ``_NO_MOTION_CSS``)."""
+    """A Playwright browser whose new contexts and pages have no animations (see ``_NO_MOTION_CSS``) and
+    record what they request (see ``LOCAL_SCHEMES``)."""
 
     def __init__(self, browser) -> None:
         self._browser = browser
+        self._contexts: list[_RecordingContext] = []
+        self.requested: list[str] = []
+        self.servers: set[str] = set()           # the hosts the tests navigated to
+        self.favicons: list[str] = []
+
+    def _record(self, request) -> None:
+        self.requested.append(request.url)
+        if request.is_navigation_request():
+            self.servers.add(urllib.parse.urlsplit(request.url).netloc)
+
+    def _note_favicons(self, context) -> None:
+        from playwright.sync_api import Error
+
+        for page in context.pages:
+            with contextlib.suppress(Error):     # a page closed or navigating away has no links to read
+                self.favicons += page.evaluate(_FAVICONS_JS)
 
     def new_context(self, **options):
         context = self._browser.new_context(reduced_motion="reduce", **options)
         context.add_init_script(_NO_MOTION_SCRIPT)
-        return context
+        recording = _RecordingContext(context, self)
+        self._contexts.append(recording)
+        return recording
 
     def new_page(self, **options):
         return self.new_context(**options).new_page()
+
+    def check_no_outside_requests(self) -> None:
+        for context in self._contexts:
+            if not context.closed:
+                self._note_favicons(context._context)
+        assert self.servers, "the request recording saw no page load"
+        leaks = outside_requests(self.requested, self.servers)
+        assert leaks == [], f"requests outside {sorted(self.servers)}: {leaks}. {OUTSIDE_FIX}"
+        icons = outside_requests(self.favicons, self.servers)
+        assert icons == [], f"favicons outside {sorted(self.servers)}: {icons}. {OUTSIDE_FIX}"
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
@@ -221,12 +297,14 @@ class _StillBrowser:
 @contextlib.contextmanager
 def chromium_browser():
     """Debian's chromium driven by Playwright (headless, no sandbox, no animations), closed on the way
-    out."""
+    out; a test whose body passed then fails if the browser requested anything outside the app's server."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        still = _StillBrowser(browser)
         try:
-            yield _StillBrowser(browser)
+            yield still
+            still.check_no_outside_requests()
         finally:
             browser.close()

@@ -47,3 +47,19 @@ def test_home_page_in_chromium(server_url):
         expect(page).to_have_url(re.compile(r"[?&]s=10(\.0)?(&|$)"), timeout=10_000)
 
         save_screenshot(page, "home", settle_ms=1000)
+
+
+def test_a_request_outside_the_apps_server_fails_a_browser_test(server_url):
+    """The check every browser test ends with (``chromium_browser``, see tests/browser/_server.py) sees a
+    request to another host, here the favicon fetch it exists to catch. The request is aborted in the
+    browser: nothing leaves the machine."""
+    outside = "https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/home/default/24px.svg"
+    with pytest.raises(AssertionError, match=re.escape(f"requests outside ['{server_url[7:-1]}']: "
+                                                         f"['{outside}']")):
+        with chromium_browser() as browser:
+            context = browser.new_context()
+            context.route("**/*", lambda route: route.abort() if "gstatic" in route.request.url
+                          else route.continue_())
+            page = context.new_page()
+            page.goto(server_url + "_stcore/health")           # a page of the app's server, no frontend
+            page.evaluate(f"() => fetch({outside!r}).catch(() => null)")
