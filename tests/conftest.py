@@ -39,10 +39,12 @@ SLOW_FILES = {
 }
 
 
-# The longest tests start first (scripts/test.sh distributes with `--dist load`, which hands the head of
-# this order round-robin to the workers, then the rest in small batches): the browser and serving tests
-# mostly wait for servers and browsers, so the other workers fill those waits with CPU-bound tests, and
-# no worker is left running a long test alone at the end. Files not listed keep their order, after these.
+# The longest tests start first: scripts/test.sh hands the tests out in this order, one at a time
+# (`--dist load --maxschedchunk 1`), so the browser and serving tests, which mostly wait for servers and
+# browsers, start while the other workers fill those waits with CPU-bound tests, and no worker is left
+# running a long test alone at the end. Files not listed keep their order, after these. Tests of one
+# module may run in different workers, so a module-scoped fixture can be built once per worker: keep
+# such fixtures cheap, or share across processes (the browser tests' one Streamlit server).
 LONG_FIRST = (
     "test_serve_proxy_browser.py", "test_serve_script.py",
     "test_aode_weights_browser.py", "test_classifier_selection_browser.py",

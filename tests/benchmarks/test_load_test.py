@@ -1,8 +1,9 @@
 """The load tester's protocol code (benchmarks/load_test.py) against real Streamlit servers.
 
-Each test starts its own server on a free 127.0.0.1 port: the app itself (two students on Home), and a
-three-line app that raises from inside an ``st.fragment``, to check that fragment reruns complete and
-that exceptions rendered on the page are counted as errors.
+The app's tests use the run's one shared Streamlit server (tests/browser/_server.py; a process run outside
+scripts/test.sh starts its own); one test starts a three-line app that raises from inside an
+``st.fragment``, to check that fragment reruns complete and that exceptions rendered on the page are
+counted as errors.
 """
 
 from __future__ import annotations
@@ -19,18 +20,23 @@ from benchmarks.load_test import (
     PAGES,
     ProcessTree,
     Student,
+    find_server_pid,
     flood_scenario,
     judge,
     page_scenario,
     quantile,
     started_server,
 )
+from tests.browser._server import streamlit_app
 
 
 @pytest.fixture(scope="module")
 def app_url():
-    # as serve.sh runs its workers (no post-run gc.collect): the test only needs a server
-    with started_server("app", post_script_gc=False) as (url, pid):
+    # the tests only need a server of the app: the run's shared one (one Streamlit start per run; the
+    # tests of this module may land in different xdist workers)
+    with streamlit_app("streamlit_load_test.log") as url:
+        pid = find_server_pid(url)
+        assert pid is not None, f"no process listens at {url}"
         yield url, pid
 
 

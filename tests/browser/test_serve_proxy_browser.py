@@ -3,11 +3,15 @@
 A deep link with URL state, a slider moved with the keyboard, and a CSV uploaded on the compare page, all
 through the proxy: the upload is a separate HTTP request (``PUT /_stcore/upload_file/<session>/...``) that
 only the worker holding the session accepts, so it succeeds only if HAProxy's cookie keeps the browser on
-that worker. A second browser (fresh cookies) is sent to the other worker and uploads there too.
+that worker. A second browser (fresh cookies) is sent to the other worker and uploads there too. The
+control, with a simulated student of benchmarks/load_test.py on the same serve.sh: the same upload sent
+past the proxy to the other worker is refused — stickiness is what makes uploads work. (One serve.sh start
+for all of it: each start of a worker and each first page run cost seconds of CPU.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import signal
@@ -24,7 +28,7 @@ from _server import (
     wait_until_serving,
 )
 
-from benchmarks.load_test import free_port_block
+from benchmarks.load_test import ProtocolError, Student, free_port_block
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -38,7 +42,7 @@ COMPARE = "compare?samples=&folds=3&repeats=1&clf=NBC,NCC"
 @contextlib.contextmanager
 def served_class(workers: int):
     """``bash scripts/serve.sh --workers N`` on free ports (config and logs in output/serve_proxy/);
-    yields the proxy's URL."""
+    yields the proxy's URL and the first worker's port."""
     port = free_port()
     base = free_port_block(workers)          # serve.sh's workers take consecutive ports from a base
     run_dir = OUTPUT / "serve_proxy"
@@ -50,7 +54,7 @@ def served_class(workers: int):
         try:
             url = f"http://127.0.0.1:{port}/"
             wait_until_serving(url, proc, timeout=300)     # the proxy listens once every worker is healthy
-            yield url
+            yield url, base
         finally:
             proc.send_signal(signal.SIGTERM)                # serve.sh stops its workers and HAProxy
             try:
@@ -61,9 +65,9 @@ def served_class(workers: int):
 
 
 @pytest.fixture(scope="module")
-def proxy_url():
-    with served_class(2) as url:
-        yield url
+def proxy():
+    with served_class(2) as (url, base):
+        yield url, base
 
 
 def worker_of(context) -> str:
@@ -83,13 +87,14 @@ def upload_and_compare(page, base_url: str) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
-def test_deep_link_slider_and_upload_through_the_proxy(proxy_url):
+def test_deep_link_slider_and_upload_through_the_proxy(proxy):
+    proxy_url, base = proxy
     expect = sync_api.expect
     with chromium_browser() as browser:
         first = browser.new_context(viewport={"width": 1400, "height": 2000})
         page = first.new_page()
         # a shared link with URL state, opened through the proxy
-        page.goto(proxy_url + "profile_likelihood?preset=000-ex2&alpha=0.26", wait_until="domcontentloaded")
+        page.goto(proxy_url + "profile_likelihood?preset=000-ex2&alpha=0.26&samples=500", wait_until="domcontentloaded")
         expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
             timeout=120_000)
         thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
@@ -113,3 +118,23 @@ def test_deep_link_slider_and_upload_through_the_proxy(proxy_url):
         upload_and_compare(second.new_page(), proxy_url)
         assert {worker, worker_of(second)} == {"w0", "w1"}
         save_screenshot(page, "serve_proxy")
+
+    # the control (the browsers are closed: their websockets too)
+    asyncio.run(upload_past_the_proxy_is_refused(proxy_url, base))
+    assert (OUTPUT / "serve_proxy" / "haproxy.cfg").exists()          # a given run directory is kept
+
+
+async def upload_past_the_proxy_is_refused(url: str, base: int) -> None:
+    student = Student(url, timeout=120)
+    try:
+        await student.open("compare", "samples=&folds=2&repeats=1&clf=NBC")
+        worker = student.cookies.get("CREDAL_WORKER")
+        assert worker in ("w0", "w1") and student.find("file_uploader") is not None
+        other = base + (1 if worker == "w0" else 0)
+        urls = await student.file_urls("again.csv")
+        with pytest.raises(ProtocolError, match="HTTP 400"):
+            await student.put_file(urls, "again.csv", DATA, base_url=f"http://127.0.0.1:{other}/")
+        await student.put_file(urls, "again.csv", DATA)                 # through the proxy: accepted
+        assert student.errors == []
+    finally:
+        await student.close()

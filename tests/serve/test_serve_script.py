@@ -1,5 +1,7 @@
-"""scripts/serve.sh: workers behind HAProxy, sticky sessions (uploads reach the session's worker), a clean
-stop. No browser: simulated students from benchmarks/load_test.py speak Streamlit's websocket protocol.
+"""scripts/serve.sh: a worker on another address behind the proxy, new students alternating between the
+workers, a clean stop. No browser: simulated students from benchmarks/load_test.py speak Streamlit's
+websocket protocol. Sticky sessions (an upload reaches only the session's worker, refused past the proxy)
+are checked with a real browser on the same serve.sh start in tests/browser/test_serve_proxy_browser.py.
 
 serve.sh installs HAProxy with apt-get when it is missing (as scripts/test.sh installs chromium).
 """
@@ -16,9 +18,8 @@ import urllib.request
 from pathlib import Path
 
 import psutil
-import pytest
 
-from benchmarks.load_test import ProtocolError, Student, free_port, free_port_block
+from benchmarks.load_test import Student, free_port, free_port_block
 
 ROOT = Path(__file__).resolve().parents[2]
 CSV = ("patient,fever,cough,age,diagnosis\n" + "\n".join(
@@ -53,40 +54,6 @@ def serve(tmp_path: Path, workers: int, *options: str):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-def test_uploads_reach_the_sessions_worker_through_the_proxy(tmp_path):
-    async def drive(url: str, base: int):
-        students = []
-        try:
-            # one after another: HAProxy's leastconn sends each new browser to the worker with fewer open
-            # websockets, so the four sessions alternate between the two workers
-            for i in range(4):
-                student = Student(url, timeout=120)
-                students.append(student)
-                await student.open("compare", COMPARE_QUERY)
-            workers = [s.cookies.get("CREDAL_WORKER") for s in students]
-            assert sorted(workers) == ["w0", "w0", "w1", "w1"]
-            for i, student in enumerate(students):
-                await student.upload(student.find("file_uploader"), f"class{i}.csv", CSV)
-                # the file's expander ("class0.csv: 60 rows × 5 columns"), markdown-escaped
-                assert any(f"class{i}" in t and "60 rows" in t for t in student.texts), student.texts
-                assert student.errors == []
-            # the control: the same upload sent to the other worker, past the proxy, is refused there,
-            # because the session lives in one worker only
-            student = students[0]
-            other = base + (1 if workers[0] == "w0" else 0)
-            urls = await student.file_urls("again.csv")
-            with pytest.raises(ProtocolError, match="HTTP 400"):
-                await student.put_file(urls, "again.csv", CSV, base_url=f"http://127.0.0.1:{other}/")
-            await student.put_file(urls, "again.csv", CSV)             # through the proxy: accepted
-        finally:
-            for student in students:
-                await student.close()
-
-    with serve(tmp_path, 2, "--run-dir", str(tmp_path / "run")) as (proc, url, base, _):
-        asyncio.run(drive(url, base))
-    assert (tmp_path / "run" / "haproxy.cfg").exists()              # a given run directory is kept
 
 
 def test_a_worker_elsewhere_behind_the_proxy_then_a_clean_stop(tmp_path):
