@@ -78,8 +78,9 @@ def test_moving_k_redraws_the_threshold_plane(page_url):
         page.wait_for_timeout(500)
         assert plane.locator(".scatterlayer .trace .point").count() > markers_before
 
-        # the shared link reproduces k in a fresh page
-        other = browser.new_page(viewport={"width": 1400, "height": 3200})
+        # the shared link reproduces k in a fresh page (a new session of the app; the same browser
+        # context, whose cache spares a software-rendering chromium compiling Streamlit's scripts again)
+        other = page.context.new_page()
         other.goto(page.url, wait_until="domcontentloaded")
         expect(k_thumb(other)).to_have_value("12", timeout=60_000)
         expect(other.get_by_test_id("stPlotlyChart").nth(0)).to_contain_text(

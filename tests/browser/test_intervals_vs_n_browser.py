@@ -34,11 +34,13 @@ def test_intervals_vs_n_page_in_chromium(page_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
-        # Arrive from the front door, as a student clicking through would (a shared link as the
-        # very first request is covered by the Profile likelihood browser test).
+        # Arrive from the front door and click through the navigation, as a student would (a shared
+        # link as the very first request is covered by the Profile likelihood browser test).
         page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
-        expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=60_000)
-        page.goto(page_url, wait_until="domcontentloaded")
+        nav = page.get_by_test_id("stSidebarNav")
+        expect(nav).to_contain_text("Intervals vs N", timeout=60_000)
+        nav.get_by_role("link", name="Intervals vs N").click()
+        expect(page).to_have_url(re.compile(r"/intervals_vs_n$"), timeout=30_000)
         expect(page.get_by_role("heading", name="Intervals vs N")).to_be_visible(timeout=60_000)
         expect(page).to_have_title("Credal classification explorer", timeout=10_000)
         expect(page.locator(".katex").first).to_be_visible(timeout=30_000)

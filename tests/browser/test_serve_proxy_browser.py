@@ -94,7 +94,8 @@ def test_deep_link_slider_and_upload_through_the_proxy(proxy):
         first = browser.new_context(viewport={"width": 1400, "height": 2000})
         page = first.new_page()
         # a shared link with URL state, opened through the proxy
-        page.goto(proxy_url + "profile_likelihood?preset=000-ex2&alpha=0.26&samples=500", wait_until="domcontentloaded")
+        page.goto(proxy_url + "profile_likelihood?preset=000-ex2&alpha=0.26&samples=500",
+                  wait_until="domcontentloaded")
         expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
             timeout=120_000)
         thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
