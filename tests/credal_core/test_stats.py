@@ -80,8 +80,10 @@ def _sign_flip_p_value(d: np.ndarray) -> float:
     zero_half = rank[d == 0].sum() / 2
     nonzero = rank[d != 0]
     observed = rank[d > 0].sum() + zero_half
-    sums = np.array([np.dot(signs, nonzero) for signs in itertools.product((0, 1), repeat=len(nonzero))])
-    sums = sums + zero_half
+    # every one of the 2^N sign patterns, as rows of a 0/1 matrix (sums of half-integers: exact)
+    m = len(nonzero)
+    signs = np.array(list(itertools.product((0, 1), repeat=m)), dtype=float).reshape(2 ** m, m)
+    sums = signs @ nonzero + zero_half
     tol = 1e-9
     return min(1.0, 2 * min(np.mean(sums <= observed + tol), np.mean(sums >= observed - tol)))
 

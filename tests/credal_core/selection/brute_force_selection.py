@@ -74,8 +74,22 @@ def min_log_ratio_mar(n_c, n_cf, inst, n_values, top, b, s):
     return float(grid.min())
 
 
+_THRESHOLDS: dict = {}
+
+
 def perturbation_threshold_mar(n_c, n_cf, inst, n_values, tol=1e-10):
-    """sup{s >= 0: the Laplace NBC's class dominates every other class}; 0 on an exact tie."""
+    """sup{s >= 0: the Laplace NBC's class dominates every other class}; 0 on an exact tie.
+
+    Remembered per process, keyed by the exact inputs (the counts themselves): duplicated rows of a
+    training set, or the same subset as C1 and C2, give the same counts, and the bisection is costly."""
+    key = (tuple(int(v) for v in n_c), tuple((np.shape(m), tuple(np.ravel(m).tolist())) for m in n_cf),
+           tuple(inst), tuple(n_values), tol)
+    if key not in _THRESHOLDS:
+        _THRESHOLDS[key] = _perturbation_threshold_mar(n_c, n_cf, inst, n_values, tol)
+    return _THRESHOLDS[key]
+
+
+def _perturbation_threshold_mar(n_c, n_cf, inst, n_values, tol):
     scores = laplace_scores_mar(n_c, n_cf, inst, n_values)
     best = max(scores)
     if scores.count(best) > 1:
@@ -106,12 +120,14 @@ def refit_sfs(X: pd.DataFrame, y, classes, *, n_folds=5, n_repeats=2, seed=0) ->
     y = np.asarray(y)
     folds = list(repeated_stratified_kfold(y, n_splits=min(n_folds, len(y)), n_repeats=n_repeats, seed=seed))
     columns = list(X.columns)
+    # each fold's rows are taken once (the same frames as X.iloc[rows][subset] for every subset)
+    parts = [(X.iloc[train], y[train], X.iloc[test], y[test]) for train, test in folds]
 
     def accuracy(subset):
         hits = 0
-        for train, test in folds:
-            model = NaiveBayes(prior="laplace").fit(X.iloc[train][subset], y[train], classes=classes)
-            hits += int(np.sum(model.predict(X.iloc[test][subset]) == y[test]))
+        for X_train, y_train, X_test, y_test in parts:
+            model = NaiveBayes(prior="laplace").fit(X_train[subset], y_train, classes=classes)
+            hits += int(np.sum(model.predict(X_test[subset]) == y_test))
         return hits / (n_repeats * len(y))
 
     rows, kept = [], []
