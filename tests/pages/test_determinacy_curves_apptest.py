@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from _apptest import chart_traces, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -50,7 +49,7 @@ def test_default_view_runs_a_small_paper_protocol():
     assert len(at.get("download_button")) == 2
 
 
-def test_url_sets_the_run_and_the_figure_follows():
+def test_url_sets_the_run_and_a_run_cut_short_is_reported_and_can_be_restarted():
     at = run_page(QUICK)
     fig = charts(at)[0]
     assert {t["name"] for t in fig["data"]} == {"NCC_ε=0.1", "NCC_ε=0.35", "LNCC_α=0.55", "LNCC_α=0.95"}
@@ -59,23 +58,40 @@ def test_url_sets_the_run_and_the_figure_follows():
     table = at.dataframe[0].value
     assert set(table["runs"]) == {4}                 # 2 θ × 2 training sets
     assert table["Det"].between(0, 100).all()
+    # a run cut short (in the same session, on the same settings) is reported, then restarted
+    at.session_state["dc_running"] = True          # what a click during a run leaves behind
+    at.run()
+    assert not at.exception
+    assert any("stopped before it finished" in w.value for w in at.warning)
+    assert not at.get("plotly_chart")
+    run_button(at).click().run()
+    assert not at.exception and not at.warning
+    assert len(charts(at)) == 2
 
 
-@pytest.mark.parametrize("change,message", [
+BAD_SETTINGS = [
     ({"dc_sizes": "1, 20"}, "smaller than the number of classes"),
     ({"dc_eps": [], "dc_alpha": []}, "grid is empty"),
     ({"dc_test": 0}, "at least one instance"),
     ({"dc_sizes": "twenty"}, "whole numbers"),
     ({"dc_sizes": "25, 50, 100, 200", "dc_theta": 20, "dc_train": 30}, "2,400 training sets"),
-])
-def test_bad_settings_are_refused_and_a_good_run_follows(change, message):
+]
+QUICK_STATE = {"dc_sizes": "20, 40", "dc_eps": [0.1, 0.35], "dc_alpha": [0.55, 0.95], "dc_test": 300,
+               "dc_theta": 2, "dc_train": 2}       # the widgets' values under QUICK
+
+
+def test_bad_settings_are_refused_and_a_good_run_follows():
+    """Each bad setting, made alone on the QUICK settings, is refused with its message and no figure;
+    then, in the same session, a good run draws the figure again (one page run serves every case)."""
     at = run_page(QUICK)
-    for key, value in change.items():
-        at.session_state[key] = value
-    run_button(at).click().run()
-    assert not at.exception
-    assert any(message in e.value for e in at.error), [e.value for e in at.error]
-    assert not at.get("plotly_chart")
+    assert {key: at.session_state[key] for key in QUICK_STATE} == QUICK_STATE
+    for change, message in BAD_SETTINGS:
+        for key, value in {**QUICK_STATE, **change}.items():        # only this change from QUICK
+            at.session_state[key] = value
+        run_button(at).click().run()
+        assert not at.exception
+        assert any(message in e.value for e in at.error), (message, [e.value for e in at.error])
+        assert not at.get("plotly_chart")
     good = {"dc_sizes": "20, 40", "dc_eps": [0.1], "dc_alpha": [0.55], "dc_test": 300,
             "dc_theta": 2, "dc_train": 2}
     for key, value in good.items():
@@ -117,15 +133,3 @@ def test_a_sample_data_set_under_cross_validation():
     run_button(at).click().run()
     assert not at.exception
     assert sorted(charts(at)[0]["data"][0]["x"].tolist()) == [4, 6]
-
-
-def test_a_run_cut_short_is_reported_and_can_be_restarted():
-    at = run_page(QUICK)
-    at.session_state["dc_running"] = True          # what a click during a run leaves behind
-    at.run()
-    assert not at.exception
-    assert any("stopped before it finished" in w.value for w in at.warning)
-    assert not at.get("plotly_chart")
-    run_button(at).click().run()
-    assert not at.exception and not at.warning
-    assert len(charts(at)) == 2
