@@ -67,7 +67,7 @@ def edit_table(at: AppTest, edited=None, added=None, deleted=None) -> AppTest:
 
 
 # ------------------------------------------------------------------------------------ loading
-def test_default_view_is_example_2_with_formula_chart_and_url():
+def test_default_view_is_example_2_and_its_sliders_move_the_verdict_and_the_cloud():
     at = run_page()
     assert at.title[0].value == "Profile likelihood"
     assert any(r"\inf_{\theta" in x.value for x in at.latex), "the LNCC dominance formula is shown"
@@ -82,17 +82,37 @@ def test_default_view_is_example_2_with_formula_chart_and_url():
     assert chart_count(at) == 1
     assert not at.error
     assert dict(at.query_params) == DEFAULT_URL
-
-
-@pytest.mark.parametrize("preset", ["000-ex2", "000-ex3", "003-ex1", "custom"])
-def test_every_preset_loads_from_the_selectbox(preset):
-    at = run_page()
-    at.selectbox(key="pl_preset").set_value(preset).run()
+    # the α slider flips the verdict on example 2 (same session)
+    at.slider(key="pl_alpha").set_value(0.23).run()
     assert_ok(at)
-    assert chart_count(at) == 1
-    assert not at.error
-    for m in at.metric:
-        assert "nan" not in m.value.lower()
+    below = returned_set(at)
+    assert "returns **{c, ¬c}**" in below
+    assert at.warning, "no dominance: a warning box"
+    at.slider(key="pl_alpha").set_value(0.24).run()
+    assert_ok(at)
+    above = returned_set(at)
+    assert "returns **{c}**" in above
+    assert above != below
+    assert at.query_params["alpha"] == "0.24"
+    assert verdict(at) == "c dominates ¬c for α > 0.233"   # the critical value itself does not move
+    # the sample-size slider changes the cloud and the URL
+    at.slider(key="pl_samples").set_value(6000).run()
+    assert_ok(at)
+    assert at.query_params["samples"] == "6000"
+    figure = at.get("plotly_chart")[0].proto.spec
+    assert "6,000 random NBCs" in figure
+
+
+def test_every_preset_loads_from_the_selectbox():
+    at = run_page()
+    for preset in ["000-ex2", "000-ex3", "003-ex1", "custom"]:       # one session goes through them all
+        at.selectbox(key="pl_preset").set_value(preset).run()
+        assert_ok(at)
+        assert at.selectbox(key="pl_preset").value == preset
+        assert chart_count(at) == 1, preset
+        assert not at.error, preset
+        for m in at.metric:
+            assert "nan" not in m.value.lower(), preset
 
 
 # ----------------------------------------------------------------------- the papers' numbers
@@ -121,7 +141,7 @@ def test_example_3_reproduces_000_with_and_without_the_instance():
     assert metric(at, "critical α (c ≻ ¬c)") == "0.2118"
 
 
-def test_003_example_1_reproduces_the_interval_and_says_so():
+def test_003_example_1_reproduces_the_interval_and_moving_beta_changes_it():
     at = run_page({"preset": "003-ex1"})
     assert at.slider(key="pl_beta").value == pytest.approx(0.15)
     lower, upper = float(metric(at, "lower end")), float(metric(at, "upper end"))
@@ -133,10 +153,7 @@ def test_003_example_1_reproduces_the_interval_and_says_so():
     assert "[0.35, 0.90]" in captions and "95 %" in captions and "β = 0.15" in captions
     assert any("19683" in x.value for x in at.latex)
     assert dict(at.query_params) == {"preset": "003-ex1", "beta": "0.15", "samples": "3000"}
-
-
-def test_moving_beta_changes_the_interval():
-    at = run_page({"preset": "003-ex1"})
+    # a higher cutoff β, in the same session
     before = (metric(at, "lower end"), metric(at, "upper end"))
     at.slider(key="pl_beta").set_value(0.5).run()
     assert_ok(at)
@@ -147,31 +164,6 @@ def test_moving_beta_changes_the_interval():
 
 
 # ------------------------------------------------------------------------------ interaction
-def test_alpha_slider_flips_the_verdict_on_example_2():
-    at = run_page()
-    at.slider(key="pl_alpha").set_value(0.23).run()
-    assert_ok(at)
-    below = returned_set(at)
-    assert "returns **{c, ¬c}**" in below
-    assert at.warning, "no dominance: a warning box"
-    at.slider(key="pl_alpha").set_value(0.24).run()
-    assert_ok(at)
-    above = returned_set(at)
-    assert "returns **{c}**" in above
-    assert above != below
-    assert at.query_params["alpha"] == "0.24"
-    assert verdict(at) == "c dominates ¬c for α > 0.233"   # the critical value itself does not move
-
-
-def test_sample_size_slider_changes_the_cloud_and_the_url():
-    at = run_page()
-    at.slider(key="pl_samples").set_value(6000).run()
-    assert_ok(at)
-    assert at.query_params["samples"] == "6000"
-    figure = at.get("plotly_chart")[0].proto.spec
-    assert "6,000 random NBCs" in figure
-
-
 def test_url_round_trip():
     query = {"preset": "custom", "counts": "3-1,2-2,4-0", "n": "4-3", "alpha": "0.35",
              "include_instance": "0", "samples": "1500"}
