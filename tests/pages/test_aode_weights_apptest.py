@@ -44,13 +44,9 @@ def sample(name: str):
     return frame.drop(columns=target), frame[target]
 
 
-@pytest.fixture(scope="module")
-def default_page() -> AppTest:
-    return run_page()
-
-
-def test_default_view_shows_weights_that_match_the_library(default_page):
-    at = default_page
+def test_default_view_shows_weights_that_match_the_library_and_runs_the_comparison_on_demand():
+    """One session: the default view (weights, the page's text), then section 3's comparison."""
+    at = run_page()
     X, y = sample("synthetic_nb")
     traces = {t["name"]: t for t in chart_traces(at, "weights_chart")}
     bma = traces["BMA-AODE weight (eq. 3)"]["y"]
@@ -61,16 +57,11 @@ def test_default_view_shows_weights_that_match_the_library(default_page):
     text = all_text(at)
     assert "nan" not in text.lower() and " inf" not in text.lower()
     assert "−nH(C)" in text or "-nH(C)" in text
+    # the page states what this AODE is and the tie band
+    assert "Webb" in text and "posteriors" in text
+    assert "10⁻¹²" in text and "negative weight" in text
 
-
-def comparison_table(at: AppTest) -> pd.DataFrame:
-    tables = [t.value for t in at.table if "u65" in t.value.columns]
-    assert len(tables) == 1, len(tables)
-    return tables[0].reset_index()
-
-
-def test_the_comparison_runs_on_demand_and_shows_the_mean_over_folds():
-    at = run_page()
+    # section 3: the comparison runs on demand and shows the mean over folds
     assert not [t for t in at.table if "u65" in t.value.columns]          # nothing runs on opening
     assert any("Press **Run comparison**" in c.value for c in at.caption)
     at.button(key="aw_run").click().run()
@@ -93,7 +84,13 @@ def test_the_comparison_runs_on_demand_and_shows_the_mean_over_folds():
     assert "ε = 0.010: 5-fold" in all_text(at) and comparison_table(at).equals(table)
 
 
-def test_a_comparison_cut_short_is_reported_not_restarted():
+def comparison_table(at: AppTest) -> pd.DataFrame:
+    tables = [t.value for t in at.table if "u65" in t.value.columns]
+    assert len(tables) == 1, len(tables)
+    return tables[0].reset_index()
+
+
+def test_a_comparison_cut_short_is_reported_not_restarted_and_ten_folds_on_fourteen_rows_run():
     at = run_page({"data": "weather", "folds": "2", "repeats": "1"})
     at.session_state["aw_running"] = True         # what a click during a run leaves behind
     at.run()
@@ -101,6 +98,14 @@ def test_a_comparison_cut_short_is_reported_not_restarted():
     assert not [t for t in at.table if "u65" in t.value.columns]          # not silently restarted
     at.button(key="aw_run").click().run()
     assert not at.warning and len(comparison_table(at)) == 5
+    # the splitter only needs folds <= rows (classes are dealt round-robin): weather (9 'yes', 5 'no')
+    # with 10 folds is a valid protocol and gives the five rows of results, no error
+    at.slider(key="aw_folds").set_value(10).run()
+    at.button(key="aw_run").click().run()
+    assert not at.error and not at.exception
+    assert "10-fold" in all_text(at)
+    table = comparison_table(at)
+    assert table["classifier"].tolist() == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*"]
 
 
 def test_url_parameters_reproduce_the_view_and_instance():
@@ -122,37 +127,22 @@ def test_url_parameters_reproduce_the_view_and_instance():
     assert url == {**query, "repeats": "2"}
 
 
-def test_changing_widgets_updates_the_url_and_the_weights():
-    at = run_page({"data": "synthetic_nb", "folds": "2", "repeats": "1"})
+def test_try_this_hint_holds_and_moving_training_rows_updates_the_url_and_the_weights():
+    """The hint's numbers: BMA's largest weight ~0.14 at 10 rows and ~0.94 at 200; compression ~1/8.
+    One session: opened at 10 rows, then the slider moves to 40 (URL, weights) and to 200."""
+    def maxima(at: AppTest) -> tuple[float, float]:
+        traces = {t["name"]: t for t in chart_traces(at, "weights_chart")}
+        return traces["BMA-AODE weight (eq. 3)"]["y"].max(), traces["COMP-AODE weight (eq. 7)"]["y"].max()
+
+    at = run_page({"data": "synthetic_nb", "n": "10", "folds": "2", "repeats": "1"})
+    bma_10, comp_10 = maxima(at)
     at.slider(key="aw_n").set_value(40).run()
     assert not at.exception
     assert at.query_params["n"] == ["40"] or at.query_params["n"] == "40"
     bma = {t["name"]: t for t in chart_traces(at, "weights_chart")}["BMA-AODE weight (eq. 3)"]["y"]
     assert bma.sum() == pytest.approx(1.0)
-
-
-def test_ten_folds_on_fourteen_rows_run():
-    """The splitter only needs folds <= rows (classes are dealt round-robin): weather (9 'yes', 5 'no')
-    with 10 folds is a valid protocol and gives the five rows of results, no error."""
-    at = run_page({"data": "weather", "folds": "10", "repeats": "1"})
-    at.button(key="aw_run").click().run()
-    assert not at.error and not at.exception
-    table = comparison_table(at)
-    assert table["classifier"].tolist() == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*"]
-
-
-def test_page_states_what_this_aode_is_and_the_tie_band(default_page):
-    text = all_text(default_page)
-    assert "Webb" in text and "posteriors" in text
-    assert "10⁻¹²" in text and "negative weight" in text
-
-
-def test_try_this_hint_holds():
-    """The hint's numbers: BMA's largest weight ~0.14 at 10 rows and ~0.94 at 200; compression ~1/8."""
-    maxima = {}
-    for n in (10, 200):
-        at = run_page({"data": "synthetic_nb", "n": str(n), "folds": "2", "repeats": "1"})
-        traces = {t["name"]: t for t in chart_traces(at, "weights_chart")}
-        maxima[n] = traces["BMA-AODE weight (eq. 3)"]["y"].max()
-        assert abs(traces["COMP-AODE weight (eq. 7)"]["y"].max() - 0.125) < 0.01
-    assert maxima[10] == pytest.approx(0.14, abs=0.01) and maxima[200] == pytest.approx(0.94, abs=0.01)
+    at.slider(key="aw_n").set_value(200).run()
+    assert not at.exception
+    bma_200, comp_200 = maxima(at)
+    assert abs(comp_10 - 0.125) < 0.01 and abs(comp_200 - 0.125) < 0.01
+    assert bma_10 == pytest.approx(0.14, abs=0.01) and bma_200 == pytest.approx(0.94, abs=0.01)
