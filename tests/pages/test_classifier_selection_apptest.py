@@ -59,8 +59,7 @@ def balloons():
     return frame, frame.pop("inflated").to_numpy()
 
 
-def test_default_view_is_004_balloons_and_matches_the_api():
-    at = run_page()
+def check_default_view_is_004_balloons_and_matches_the_api(at: AppTest) -> None:
     assert at.title[0].value == "Classifier selection"
     assert len(at.latex) >= 2 and any("Try this" in i.value for i in at.info)
     assert at.multiselect(key="cs_f1").value == F1 and at.multiselect(key="cs_f2").value == F2
@@ -104,10 +103,13 @@ def _api_explain(k: int, distance: str, row: int = 4) -> pd.Series:
     return info
 
 
-def test_default_row_flips_between_k_3_and_4_as_the_hint_says():
+def test_default_view_then_the_row_flips_between_k_3_and_4_as_the_hint_says_and_k_moves_the_url():
     """The hint: at k = 3 three training rows at distance 0, C2 right on 2 and C1 on 1 -> C2, right;
     at k = 4 four more rows tie at the 4th distance, 7 rows, C1 right on 4 and C2 on 3 -> C1, wrong."""
-    hint = next(i.value for i in run_page().info if "Try this" in i.value)
+    at = run_page()
+    check_default_view_is_004_balloons_and_matches_the_api(at)
+    chebyshev_at_3 = traces(at, "plane_chart")["neighbours-chebyshev"]["customdata"].sum()
+    hint = next(i.value for i in at.info if "Try this" in i.value)
     assert "test row 4" in hint and "4 more rows" in hint and "4 times against 3" in hint
     for distance in ("euclidean", "chebyshev"):       # the hint holds under both distances
         at3, at4 = _api_explain(3, distance), _api_explain(4, distance)
@@ -116,7 +118,6 @@ def test_default_row_flips_between_k_3_and_4_as_the_hint_says():
         assert (at3["hits_1"], at3["hits_2"], at3["chosen"]) == (1, 2, "C2")
         assert at4["n_neighbours"] == 7 and len(set(at4["points"][3:])) == 1         # 4 more rows, one point
         assert at4["distances"][3] > 0 and (at4["hits_1"], at4["hits_2"], at4["chosen"]) == (4, 3, "C1")
-    at = run_page()
     text = page_text(at)
     assert "predicts **F**" in text and "predicts **T**" in text      # C1 and C2 disagree
     assert "Among its 3 nearest training points (Euclidean distance) C2 was right more often (2 of 3 " \
@@ -129,15 +130,11 @@ def test_default_row_flips_between_k_3_and_4_as_the_hint_says():
     assert "(4 of 7 against 3 for C2; ties go to C1)" in text
     assert "selector uses **C1**" in text and "the selector is wrong" in text
     assert traces(at, "plane_chart")["neighbours-euclidean"]["customdata"].sum() == 7
-
-
-def test_moving_k_moves_the_neighbours_and_the_url():
-    at = run_page()
-    before = traces(at, "plane_chart")["neighbours-chebyshev"]["customdata"].sum()
+    # moving k moves the neighbours and the URL (same session, on to k = 15)
     at.slider(key="cs_k").set_value(15).run()
     assert not at.exception
     after = traces(at, "plane_chart")["neighbours-chebyshev"]
-    assert before == _api_explain(3, "chebyshev")["n_neighbours"] == 3
+    assert chebyshev_at_3 == _api_explain(3, "chebyshev")["n_neighbours"] == 3
     assert after["customdata"].sum() == _api_explain(15, "chebyshev")["n_neighbours"] >= 15
     assert at.query_params["k"] == "15"
     assert "Among its 15 nearest training points" in page_text(at)
@@ -203,15 +200,6 @@ def test_typed_instance_and_three_classes():
     assert at.query_params["x"] == "hi|hi|lo|lo|mid|mid|hi|lo"
 
 
-def test_table2_toggle_shows_ours_beside_the_paper():
-    at = run_page({"table2": "1"})
-    tables = [t.value for t in at.table]
-    table2 = [t for t in tables if "004 Table 2" in t.to_string()]
-    assert len(table2) == 1
-    assert "0.7765" in table2[0].to_string()           # 004's C1 on Balloons, beside ours
-    assert at.query_params["table2"] == "1"
-
-
 def test_tic_tac_toe_uses_the_papers_subsets_and_table2_row():
     from app_support.cache_selection import DATASETS
     if "tic_tac_toe" not in DATASETS:
@@ -264,8 +252,14 @@ def test_the_decision_of_every_k_is_that_of_a_fresh_fit():
             assert view["plane"].to_dict() == want.to_dict()
 
 
-def test_a_table_2_cut_short_is_reported_not_restarted():
+def test_table2_toggle_shows_ours_beside_the_paper_and_a_cut_short_run_is_reported():
     at = run_page({"table2": "1"})
+    tables = [t.value for t in at.table]
+    table2 = [t for t in tables if "004 Table 2" in t.to_string()]
+    assert len(table2) == 1
+    assert "0.7765" in table2[0].to_string()           # 004's C1 on Balloons, beside ours
+    assert at.query_params["table2"] == "1"
+    # a Table 2 run cut short (same session) is reported, not restarted
     at.session_state["cs_t2_running"] = True      # what a click during the run leaves behind
     at.slider(key="cs_k").set_value(4).run()
     assert any("Table 2 was stopped" in w.value for w in at.warning)
