@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import numpy as np
 import pandas as pd
@@ -68,14 +69,21 @@ def test_a_shared_figure_sends_the_same_chart():
 
 
 # ---------------------------------------------------------------- one fit per (data, n), a copy per ε
+@functools.lru_cache(maxsize=None)
+def _training_part(name, n_train):
+    """The page's training rows of ``name`` as text values (read once per process: the ε sweeps below
+    fit on them a hundred times; the models do not modify their input)."""
+    X, y = load_sample(name)
+    rows = cache.training_rows(name, n_train)
+    return X.iloc[rows], y.iloc[rows]
+
+
 def _direct(name, n_train, epsilon):
     """The models as the page fitted them before: on the text values, at this ε."""
     from credal_core.aode import CredalBMAAODE, CredalCompAODE
 
-    X, y = load_sample(name)
-    rows = cache.training_rows(name, n_train)
-    return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
-            CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
+    X, y = _training_part(name, n_train)
+    return CredalBMAAODE(epsilon=epsilon).fit(X, y), CredalCompAODE(epsilon=epsilon).fit(X, y)
 
 
 def _same_attributes(got, want):
