@@ -59,7 +59,8 @@ def first_row(at: AppTest, table: int = 0) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ tests
-def test_page_loads_with_formulas_sliders_charts_and_tables():
+def test_default_view_has_formulas_wired_curves_tables_and_reproduces_003_example_2():
+    """One run of the default view serves every check of it: nothing below moves a widget."""
     at = run_page()
     assert at.title[0].value == "Intervals vs N"
     latex = " ".join(x.value for x in at.latex)
@@ -71,10 +72,7 @@ def test_page_loads_with_formulas_sliders_charts_and_tables():
     assert len(at.table) == 2
     assert not re.search(r"\b(nan|inf)\b", page_text(at).lower())
     assert not at.error and not at.warning
-
-
-def test_curves_are_wired_to_the_right_formulas():
-    at = run_page()
+    # the curves are wired to the right formulas
     N, lo, hi = band(at, "IDM interval")
     assert N[0] == 1 and N[-1] == 10_000 and np.all(np.diff(N) > 0)
     np.testing.assert_allclose(hi - lo, 2.0 / (N + 2.0))  # IDM width s/(N+s), s = 2
@@ -86,10 +84,7 @@ def test_curves_are_wired_to_the_right_formulas():
     assert width[-1] * np.sqrt(N[-1]) == pytest.approx(np.sqrt(2 * np.log(1 / 0.85)), rel=1e-3)
     text = page_text(at)
     assert "shrinks **3.2×** and the IDM width **10.0×**" in text
-
-
-def test_defaults_reproduce_003_example_2_and_say_so():
-    at = run_page()
+    # the defaults reproduce 003 Example 2 and say so
     table = at.table[1].value
     assert table.to_numpy().ravel().tolist() == ["94.3%", "23.6%", "94.6%", "7.6%"]
     claim = " ".join(x.value for x in at.success)
