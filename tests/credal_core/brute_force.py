@@ -35,7 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize
+from scipy.optimize._slsqplib import slsqp as _slsqp_core
 
 try:  # scikit-learn's dependency; optional here
     from threadpoolctl import ThreadpoolController
@@ -84,16 +84,80 @@ def _slsqp(fun, x0, constraints, dim, bounds=(FLOOR, 1.0)):
 
 
 def _slsqp_run(fun, x0, constraints, dim, bounds):
-    res = minimize(
-        fun,
-        x0,
-        jac=True,
-        method="SLSQP",
-        bounds=[bounds] * dim,
-        constraints=constraints,
-        options=_SLSQP,
-    )
-    return np.asarray(res.x, float)
+    """``minimize(fun, x0, jac=True, method="SLSQP", bounds=[bounds] * dim, ...).x``, without the wrappers.
+
+    The same calls to scipy's SLSQP core (``scipy.optimize._slsqplib.slsqp``) with the same
+    arguments, state and workspace as ``scipy.optimize._slsqp_py._minimize_slsqp``, so the same
+    steps and the same end point, bit for bit; only scipy's per-call and per-iteration Python
+    layers (ScalarFunction, MemoizeJac, bound and constraint triage, copies and equality checks)
+    are left out, which were ~80 % of the cost of these small problems.  The objective is
+    evaluated only where x changed since the last evaluation, as scipy's caches do.
+    ``test_brute_force_self`` checks the end points against ``minimize`` itself.  Needs box
+    bounds, a ``(value, gradient)`` objective and dict constraints with a ``jac``.
+    """
+    lo, hi = bounds
+    x = np.clip(np.array(x0, dtype=float).reshape(-1), lo, hi)
+    n = x.size
+    if n != dim:
+        raise ValueError("x0 does not have the dimension of the bounds")
+    eqs = [(c["fun"], c["jac"]) for c in constraints if c["type"] == "eq"]
+    ineqs = [(c["fun"], c["jac"]) for c in constraints if c["type"] == "ineq"]
+    meq = sum(np.atleast_1d(f(x)).size for f, _ in eqs)
+    mieq = sum(np.atleast_1d(f(x)).size for f, _ in ineqs)
+    m = meq + mieq
+    cons = eqs + ineqs
+    xl = np.full(n, float(lo))
+    xu = np.full(n, float(hi))
+    acc = _SLSQP["ftol"]
+    state = {
+        "acc": acc, "alpha": 0.0, "f0": 0.0, "gs": 0.0, "h1": 0.0, "h2": 0.0, "h3": 0.0, "h4": 0.0,
+        "t": 0.0, "t0": 0.0, "tol": 10.0 * acc, "exact": 0, "inconsistent": 0, "reset": 0, "iter": 0,
+        "itermax": int(_SLSQP["maxiter"]), "line": 0, "m": m, "meq": meq, "mode": 0, "n": n,
+    }
+    indices = np.zeros([max(m + 2 * n + 2, 1)], dtype=np.int32)
+    size = n * (n + 1) // 2 + 3 * m * n - (m + 5 * n + 7) * meq + 9 * m + 8 * n * n + 35 * n + meq * meq + 28
+    if mieq == 0:
+        size += 2 * n * (n + 1)
+    buffer = np.zeros(max(size, 1), dtype=np.float64)
+    mult = np.zeros([max(1, m + 2 * n + 2)], dtype=np.float64)
+    C = np.zeros([max(1, m), n], dtype=np.float64, order="F")
+    d = np.zeros([max(1, m)], dtype=np.float64)
+
+    def constraint_values():
+        row = 0
+        for f, _ in cons:
+            v = np.atleast_1d(f(x)).ravel()
+            d[row:row + v.size] = v
+            row += v.size
+
+    def constraint_normals():
+        row = 0
+        for _, j in cons:
+            v = np.atleast_2d(j(x))
+            C[row:row + v.shape[0], :] = v
+            row += v.shape[0]
+
+    at = x.copy()  # the last point evaluated, its value and gradient (scipy's caches)
+    f_at, g_at = fun(at.copy())
+    g_at = np.atleast_1d(g_at)
+    fx, g = f_at, g_at
+    constraint_normals()
+    constraint_values()
+    while True:
+        _slsqp_core(state, fx, g, C, d, x, mult, xl, xu, buffer, indices)
+        mode = state["mode"]
+        if abs(mode) != 1:
+            return x
+        if not (x == at).all():
+            at = x.copy()
+            f_at, g_at = fun(at.copy())
+            g_at = np.atleast_1d(g_at)
+        if mode == 1:
+            fx = f_at
+            constraint_values()
+        else:
+            g = g_at
+            constraint_normals()
 
 
 # ---------------------------------------------------------------------------

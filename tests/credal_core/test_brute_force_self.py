@@ -11,7 +11,7 @@ import itertools
 import brute_force as bf
 import numpy as np
 import pytest
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize
 
 
 def _random_counts(rng, K, sizes, rows, absent=None):
@@ -23,6 +23,36 @@ def _random_counts(rng, K, sizes, rows, absent=None):
     n_cf = [np.array([[np.sum((cls == c) & (f == v)) for v in range(size)] for c in range(K)])
             for f, size in zip(feats, sizes)]
     return n_c, n_cf, cls, feats
+
+
+# ---------------------------------------------------------------------------
+# (0) The SLSQP driver: scipy's own steps
+# ---------------------------------------------------------------------------
+
+
+def test_slsqp_driver_ends_where_scipy_minimize_ends(monkeypatch):
+    # bf._slsqp_run calls scipy's SLSQP core directly; on every solve of an NCC infimum, an LNCC
+    # supremum, a constrained LNCC supremum ("le") and a profile point ("eq"), the end point must be
+    # bit for bit the one of scipy.optimize.minimize(method="SLSQP") with the same options.
+    driver, seen = bf._slsqp_run, []
+
+    def both(fun, x0, constraints, dim, bounds):
+        ours = driver(fun, x0, constraints, dim, bounds)
+        ref = minimize(fun, x0, jac=True, method="SLSQP", bounds=[bounds] * dim, constraints=constraints,
+                       options=bf._SLSQP).x
+        assert np.array_equal(ours, ref), (ours, ref)
+        seen.append(tuple(sorted(c["type"] for c in constraints)))
+        return ours
+
+    monkeypatch.setattr(bf, "_slsqp_run", both)
+    rng = np.random.default_rng(7)
+    n_c, n_cf, _, _ = _random_counts(rng, 3, [2, 3], rows=9)
+    inst = (1, 2)
+    bf.ncc_min_ratio(n_c, n_cf, inst, 0, 1, s=1.0, epsilon=0.1, n_random=2)
+    bf.lncc_critical_alpha(n_c, n_cf, inst, 0, 1, include_instance=True)
+    bf.lncc_critical_alpha(n_c, n_cf, inst, 1, 0, include_instance=False)
+    bf.lncc_profile(n_c, n_cf, inst, 0, 1, [-0.5, 0.5], include_instance=True, n_random=1)
+    assert {("eq",), ("eq", "ineq"), ("eq", "eq")} <= set(seen), set(seen)
 
 
 # ---------------------------------------------------------------------------
