@@ -263,17 +263,31 @@ def test_k_by_cross_validation_matches_refits_with_fixed_k(mode):
 
 
 # ---------------------------------------------------------------- SFS
-@pytest.mark.parametrize("n_repeats", [1, 2])
-def test_sfs_scores_match_independent_naive_bayes(n_repeats):
+def test_sfs_scores_match_independent_naive_bayes():
+    """1 and 2 repeats in one test: the first repeat's folds are the same, and each (subset, fold)'s
+    reference hits are computed once (keyed by the subset and the fold's exact rows)."""
     X, y, *_ = random_selection_case(7, n_rows=(20, 20), n_features=(3, 3))
-    table = sequential_forward_selection(X, y, n_folds=4, n_repeats=n_repeats, seed=3)
     classes = np.array(sorted(set(y)))
+    reference: dict = {}
+
+    def fold_hits(feats, tr, te):
+        key = (tuple(feats), tuple(tr.tolist()), tuple(te.tolist()))
+        if key not in reference:
+            predicted = laplace_predict(X.iloc[tr][feats], y[tr], classes, X.iloc[te][feats])
+            reference[key] = np.sum(predicted == y[te])
+        return reference[key]
+
+    for n_repeats in (1, 2):
+        _check_sfs_scores(X, y, n_repeats, fold_hits)
+
+
+def _check_sfs_scores(X, y, n_repeats, fold_hits):
+    table = sequential_forward_selection(X, y, n_folds=4, n_repeats=n_repeats, seed=3)
     folds = list(repeated_stratified_kfold(y, n_splits=4, n_repeats=n_repeats, seed=3))
     assert len(folds) == 4 * n_repeats
     for _, row in table.iterrows():
         feats = list(row["features"])
-        hits = sum(np.sum(laplace_predict(X.iloc[tr][feats], y[tr], classes, X.iloc[te][feats]) == y[te])
-                   for tr, te in folds)
+        hits = sum(fold_hits(feats, tr, te) for tr, te in folds)
         # the share of right answers over all n_repeats * n test predictions
         assert row["accuracy"] == pytest.approx(hits / (n_repeats * len(y)))
         assert 0 <= row["accuracy"] <= 1
