@@ -93,7 +93,8 @@ def _slsqp_run(fun, x0, constraints, dim, bounds):
     are left out, which were ~80 % of the cost of these small problems.  The objective is
     evaluated only where x changed since the last evaluation, as scipy's caches do.
     ``test_brute_force_self`` checks the end points against ``minimize`` itself.  Needs box
-    bounds, a ``(value, gradient)`` objective and dict constraints with a ``jac``.
+    bounds, a ``(value, gradient array)`` objective that leaves its argument unchanged, and dict
+    constraints with a ``jac``.
     """
     lo, hi = bounds
     x = np.clip(np.array(x0, dtype=float).reshape(-1), lo, hi)
@@ -123,23 +124,22 @@ def _slsqp_run(fun, x0, constraints, dim, bounds):
     C = np.zeros([max(1, m), n], dtype=np.float64, order="F")
     d = np.zeros([max(1, m)], dtype=np.float64)
 
+    rows, row = [], 0  # the rows of d and C that each constraint fills
+    for f, j in cons:
+        k = np.atleast_1d(f(x)).size
+        rows.append((f, j, row, row + k))
+        row += k
+
     def constraint_values():
-        row = 0
-        for f, _ in cons:
-            v = np.atleast_1d(f(x)).ravel()
-            d[row:row + v.size] = v
-            row += v.size
+        for f, _, r0, r1 in rows:
+            d[r0:r1] = f(x)
 
     def constraint_normals():
-        row = 0
-        for _, j in cons:
-            v = np.atleast_2d(j(x))
-            C[row:row + v.shape[0], :] = v
-            row += v.shape[0]
+        for _, j, r0, r1 in rows:
+            C[r0:r1, :] = j(x)
 
     at = x.copy()  # the last point evaluated, its value and gradient (scipy's caches)
-    f_at, g_at = fun(at.copy())
-    g_at = np.atleast_1d(g_at)
+    f_at, g_at = fun(at)
     fx, g = f_at, g_at
     constraint_normals()
     constraint_values()
@@ -150,8 +150,7 @@ def _slsqp_run(fun, x0, constraints, dim, bounds):
             return x
         if not (x == at).all():
             at = x.copy()
-            f_at, g_at = fun(at.copy())
-            g_at = np.atleast_1d(g_at)
+            f_at, g_at = fun(at)
         if mode == 1:
             fx = f_at
             constraint_values()
