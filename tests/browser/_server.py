@@ -99,8 +99,15 @@ def _shared_across_workers() -> str:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if info.exists():
             known = json.loads(info.read_text())
-            if _healthy(known["url"]):
-                return known["url"]
+            # a loaded machine can keep a live server from answering for a while: wait for it rather
+            # than start a second one (which the run's end would not stop)
+            deadline = time.monotonic() + 120
+            while _alive(known["pid"]) and time.monotonic() < deadline:
+                if _healthy(known["url"]):
+                    return known["url"]
+                time.sleep(1)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(known["pid"], signal.SIGKILL)
         url, proc, log = _start("streamlit_shared.log", own_session=True)
         log.close()
         _OWN["shared_proc"] = proc            # held: it runs on after this process, stopped by conftest

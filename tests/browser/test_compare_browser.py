@@ -42,12 +42,14 @@ def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
 
         # the file is made by the server when asked (a deferred download): a click that lands while the
         # page is still rerunning asks for a file the newer run has replaced, so wait for the run to end
-        # and ask again if no file comes
+        # and ask again if no file comes. The button stays disabled while the server answers a request
+        # (in a thread of its own, slow when the machine is loaded): wait for it before each click.
         button = page.get_by_role("button", name="Per-fold results (CSV)")
         for attempt in range(3):
             expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
+            expect(button).to_be_enabled(timeout=120_000)
             try:
-                with page.expect_download(timeout=20_000) as info:
+                with page.expect_download(timeout=60_000) as info:
                     button.click()
                 download = info.value
                 break
