@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
-# on three worker processes (pytest-xdist; a third process on two cores overlaps the browser tests' waits
-# for pages with the CPU-bound tests). The tests are queued longest first (LONG_FIRST in tests/conftest.py)
-# and handed out one at a time (`--maxschedchunk 1`): xdist's default first hands each worker a quarter
-# of its share as one block, so one worker got most long tests and ran alone for the last ~90 s. `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a
-# quarter of the random cases and property examples. CREDAL_TEST_DEPTH=3 scales the randomised
-# cross-checks up for a deep run (tests/_depth.py). Extra arguments are passed to pytest, e.g.
+# on two worker processes (pytest-xdist; CREDAL_TEST_WORKERS=N for another count). The CPU is busy
+# throughout: the browser tests' waits for pages are filled by chromium, the test server and the other
+# worker, and a third worker cost more (its own collection, imports, page runtime and job pool; measured
+# 705 CPU s and 360 s against 617 CPU s and 325 s). The tests are queued longest first (LONG_FIRST in
+# tests/conftest.py) and handed out one at a time (`--maxschedchunk 1`): xdist's default first hands each
+# worker a quarter of its share as one block, so one worker got most long tests and ran alone for the
+# last ~90 s. `bash scripts/test.sh --fast` is the inner loop: no browser tests, no slow ones, a quarter
+# of the random cases and property examples. CREDAL_TEST_DEPTH=3 scales the randomised cross-checks up
+# for a deep run (tests/_depth.py). Extra arguments are passed to pytest, e.g.
 # `bash scripts/test.sh -k home -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +30,11 @@ warm_kernels
 # environments set PYTHONDONTWRITEBYTECODE, and then every test process recompiles every module it
 # imports (~6 s of CPU per xdist worker's collection alone).
 unset PYTHONDONTWRITEBYTECODE
+# One job worker per app (the pages' long runs; default one per core): every test process that runs a
+# page, and every test server, would otherwise spawn two, each importing the computation stack (seconds
+# of CPU). The pool's code path is the same with one worker; the engine's parallel runs are tested on
+# their own (tests/credal_core/experiments).
+export CREDAL_JOB_WORKERS="${CREDAL_JOB_WORKERS:-1}"
 
 if [ "${1:-}" = "--fast" ]; then
     shift
@@ -34,7 +42,7 @@ if [ "${1:-}" = "--fast" ]; then
         exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
 fi
 
-.venv/bin/python -m pytest -q -n 3 --dist load --maxschedchunk 1 "$@"   # testpaths = ["tests"] (pyproject.toml)
+.venv/bin/python -m pytest -q -n "${CREDAL_TEST_WORKERS:-2}" --dist load --maxschedchunk 1 "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 # The shared API contract lives beside the project on the development machine only.
 if [ -d ../shared/contract ]; then

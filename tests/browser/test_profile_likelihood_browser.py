@@ -64,9 +64,11 @@ def test_profile_likelihood_page_in_chromium(page_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1500})
-        # a shared link: 000 Example 2 at α = 0.24, just above the critical α = 0.233 (a deep link as the
-        # very first request to a freshly started server is the serve proxy browser test's first step)
-        page.goto(page_url + "?preset=000-ex2&alpha=0.24", wait_until="domcontentloaded")
+        # a shared link: 000 Example 2 at α = 0.24, just above the critical α = 0.233, with a Monte Carlo
+        # sample of 500 (the default 3,000 is checked by the page's AppTest; every rerun of the page
+        # redraws the cloud, seconds of a software-rendering chromium's CPU at 3,000 points); a deep link
+        # as the very first request to a freshly started server is the serve proxy browser test's step
+        page.goto(page_url + "?preset=000-ex2&alpha=0.24&samples=500", wait_until="domcontentloaded")
         expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
             timeout=60_000)
         # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
@@ -75,13 +77,13 @@ def test_profile_likelihood_page_in_chromium(page_url):
         verdict = page.get_by_role("heading", name=re.compile("dominates"))
         expect(verdict).to_have_text(re.compile(r"c dominates ¬c for α > 0\.233"), timeout=60_000)
 
-        # the plotly chart rendered, with the 3,000 Monte Carlo points and the envelope in its data
+        # the plotly chart rendered, with the link's 500 Monte Carlo points and the envelope in its data
         plot = page.locator(".js-plotly-plot").first
         expect(plot).to_be_attached(timeout=60_000)
         expect(plot.locator(".scatterlayer .trace").first).to_be_attached(timeout=30_000)
         page.wait_for_function(
             "el => el._fullData && el._fullData.length >= 4", arg=plot.element_handle(), timeout=30_000)
-        assert plot.evaluate(PLOT_POINTS) == 3000
+        assert plot.evaluate(PLOT_POINTS) == 500
         names = plot.evaluate("el => el.data.map(t => t.name)")
         assert "profile likelihood (exact upper envelope)" in names
         expect(plot).to_contain_text("posterior P(c | f̃)")
@@ -90,7 +92,7 @@ def test_profile_likelihood_page_in_chromium(page_url):
         expect(answer).to_contain_text("At α = 0.24 the LNCC returns {c}", timeout=30_000)
 
         # α from 0.24 to 0.23 with the keyboard: below 0.233 c no longer dominates (one step: every
-        # rerun redraws the 3,000 points, seconds of a software-rendering chromium)
+        # rerun redraws the cloud)
         thumb = page.get_by_test_id("stSlider").filter(has_text="α (likelihood threshold").get_by_role(
             "slider")
         expect(thumb).to_have_value("0.24")
@@ -100,6 +102,7 @@ def test_profile_likelihood_page_in_chromium(page_url):
         expect(answer).to_contain_text("At α = 0.23 the LNCC returns {c, ¬c}", timeout=30_000)
         expect(page).to_have_url(re.compile(r"[?&]alpha=0\.23\b"), timeout=10_000)
         expect(page).to_have_url(re.compile(r"[?&]preset=000-ex2\b"))
+        expect(page).to_have_url(re.compile(r"[?&]samples=500\b"))
 
         save_screenshot(page, "profile_likelihood", settle_ms=1000)
 
