@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from credal_core import NCC, NaiveBayes
@@ -122,13 +122,31 @@ def fit(X, y, **kw):
 @given(data=holey(), s=st.floats(0.05, 5), eps=st.floats(0, 1), extra=st.integers(0, 3),
        where=st.sampled_from(["training", "testing"]))
 def test_sets_never_shrink_when_a_feature_becomes_non_mar(data, s, eps, extra, where):
+    """...when the test rows' values of that feature are seen in training (or missing): the completions
+    range over the values seen in training (JNCC2's rule), so with an unseen test value they can all be
+    worse for a class than ignoring the gaps (see the next test)."""
     X, y, X_test, train, test = data
     name = X.columns[extra % X.shape[1]]
+    seen = {v for v in X[name] if v is not None}
+    assume(all(v is None or v in seen for v in X_test[name]))
     before = fit(X, y, s=s, epsilon=eps, non_mar_training=train, non_mar_testing=test).predict_set(X_test)
     train2 = sorted(set(train) | ({name} if where == "training" else set()))
     test2 = sorted(set(test) | ({name} if where == "testing" else set()))
     after = fit(X, y, s=s, epsilon=eps, non_mar_training=train2, non_mar_testing=test2).predict_set(X_test)
     assert np.all(after | ~before)
+
+
+def test_an_unseen_test_value_can_make_a_non_mar_set_smaller():
+    # found by the property above before it was restricted: f0's three missing training cells of class 0
+    # can only hide the seen value 0, and every completion lowers class 0's support for the unseen test
+    # value 1 below what ignoring the gaps gives; the brute force over the completions agrees
+    X = pd.DataFrame({"f0": [0, 0, 0, 0, None, None, None, 0], "f1": [0, 0, 0] + [None] * 5}, dtype=object)
+    y = np.array([0] * 7 + [1])
+    row = pd.DataFrame({"f0": [1], "f1": [1]}, dtype=object)
+    assert fit(X, y, s=1.0, epsilon=0.5).predict_set(row).tolist() == [[True, True]]
+    assert fit(X, y, s=1.0, epsilon=0.5, non_mar_training=["f0"]).predict_set(row).tolist() == [[False, True]]
+    assert ncc2_min_ratio(X, y, [0, 1], [1, 1], 1, 0, s=1.0, epsilon=0.5) < 1
+    assert ncc2_min_ratio(X, y, [0, 1], [1, 1], 1, 0, s=1.0, epsilon=0.5, non_mar_training=["f0"]) > 1
 
 
 @SETTINGS
