@@ -28,8 +28,9 @@ MISSING_INTRO = (
     "leaves the naive product. **Imputation**: fill it with the most frequent value of the training data "
     "(paper 001). **Not missing at random (NCC2's conservative rule**, Corani and Zaffalon 2008): the "
     "value hidden may be *any* value, so class a dominates b only if it does for **every** completion "
-    "of the hidden values. Declaring more features non-MAR can only make dominance harder: the set of "
-    "the credal classifier (NCC) never shrinks, and it keeps the truth when the missingness itself "
+    "of the hidden values. Declaring more features non-MAR makes dominance harder as long as the instance's "
+    "values were seen in training (the hidden values range over the seen ones): the set of the credal "
+    "classifier (NCC) then never shrinks, and it keeps the truth when the missingness itself "
     "carries information.")
 MISSING_HIDE_HELP = (
     "Hide some training cells of one feature (seeded). At random (MCAR): each cell with this probability. "

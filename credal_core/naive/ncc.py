@@ -74,7 +74,10 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
 
     Sets shrink as ``epsilon`` grows, and as ``s`` falls when ``epsilon = 0``; with ``epsilon > 0``
     they need not be nested in ``s``, because the Perks part :math:`s\epsilon` moves the centre of
-    the prior set as well as its size.  They never shrink when a feature is declared non-MAR.
+    the prior set as well as its size.  They never shrink when a feature is declared non-MAR, provided
+    the instance's value of that feature was seen in training (or is missing): the completions range over
+    the seen values, and with an unseen test value they can all be worse for a class than ignoring the
+    gaps (a pinned counterexample in tests/credal_core/naive/test_ncc2.py).
 
     Parameters
     ----------

@@ -11,7 +11,8 @@ enumeration of every completion.
 
 :func:`treatment_sets` gives the credal set of one instance under each treatment of its missing
 values: the NBC's label (MAR), the NCC under MAR, after imputing the training mode, and with the
-features declared non-MAR one more at a time (NCC2's conservative rule), whose sets never shrink.
+features declared non-MAR one more at a time (NCC2's conservative rule), whose sets never shrink
+while the instance's values were seen in training.
 :func:`hide_cells` hides training cells at random or not at random, to show what each treatment
 does when the mechanism is known.
 """
@@ -338,7 +339,8 @@ def treatment_sets(X: pd.DataFrame, y, instance: pd.DataFrame, *, s: float = 1.0
     MAR set); ``NCC, MAR``: missing values ignored; ``NCC, imputed``: every missing cell (training
     and instance) replaced by the training mode (paper 001; :class:`Preparation` ``"impute"``);
     then NCC2's conservative rule with the features of :func:`nonmar_order` declared not missing
-    at random (training and testing) one more at a time — sets that never shrink (at most
+    at random (training and testing) one more at a time — sets that never shrink while the
+    instance's values were seen in training (at most
     ``max_steps`` of them: the first features of the order).
     """
     X = X.copy()
