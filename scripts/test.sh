@@ -42,9 +42,15 @@ if [ "${1:-}" = "--fast" ]; then
         exec .venv/bin/python -m pytest -q -n 2 -m "not browser and not slow" "$@"
 fi
 
-.venv/bin/python -m pytest -q -n "${CREDAL_TEST_WORKERS:-2}" --dist load --maxschedchunk 1 "$@"   # testpaths = ["tests"] (pyproject.toml)
+# The shared API contract lives beside the project on the development machine only. A whole run takes it
+# in the same pytest run (a run of its own would start and import everything again, seconds in series);
+# a run given arguments (a path, -k ...) is followed by it.
+PATHS=()
+if [ "$#" -eq 0 ] && [ -d ../shared/contract ]; then
+    PATHS=(tests ../shared/contract)
+fi
+.venv/bin/python -m pytest -q -n "${CREDAL_TEST_WORKERS:-2}" --dist load --maxschedchunk 1 "${PATHS[@]}" "$@"   # testpaths = ["tests"] (pyproject.toml)
 
-# The shared API contract lives beside the project on the development machine only.
-if [ -d ../shared/contract ]; then
+if [ "$#" -ne 0 ] && [ -d ../shared/contract ]; then
     .venv/bin/python -m pytest -q ../shared/contract
 fi

@@ -77,6 +77,13 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    # The pages' job pools (app_support.jobs) started by this test process's page runs: ended here, not
+    # by the graceful shutdown at interpreter exit, which waits for each spawned worker to tear down its
+    # interpreter (about a second, in series with the end of the run). No test is running any more.
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.kill()
     shared = config.stash.get(_SHARED_DIR, None)
     if shared is None:
         return

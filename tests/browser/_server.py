@@ -116,7 +116,16 @@ def _shared_across_workers() -> str:
 
 
 def stop_shared_server(shared: Path) -> None:
-    """Stop the run's shared server (called by tests/conftest.py once every test process is done)."""
+    """Stop the run's shared server (called by tests/conftest.py once every test process is done), and
+    any browser server a test process left behind (see ``_browser_endpoint``)."""
+    _stop_browser_server(wait=True)              # a run without xdist: this process's own
+    for pid_file in shared.glob("browser-*.pid"):
+        pid = int(pid_file.read_text())
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:      # still closing its chromium
+            time.sleep(0.1)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
     info = shared / "streamlit.json"
     if not info.exists():
         return
@@ -301,17 +310,65 @@ class _StillBrowser:
         return getattr(self._browser, name)
 
 
+_BROWSER_SERVER: dict = {}
+
+
+def _stop_browser_server(wait: bool = False) -> None:
+    """Ask this process's browser server to stop (it closes chromium and deletes the profile directory on
+    SIGTERM). At exit without waiting: the test process exits meanwhile, and the run's end
+    (``stop_shared_server``) waits for any that is still closing."""
+    proc = _BROWSER_SERVER.pop("proc", None)
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        if wait:
+            proc.wait(timeout=15)
+
+
+def _browser_endpoint() -> str:
+    """The websocket address of this test process's one chromium (Playwright's ``launch-server``, started
+    on first use and stopped when the process exits).
+
+    Why one per process: a chromium start costs ~1.5 s of CPU, and the run has a dozen browser tests on
+    two cores. Each test still connects with a Playwright of its own and works in fresh browser
+    contexts (nothing of one test's pages, cookies or cache reaches the next); only the browser process
+    is kept. (A Playwright kept across tests would leave its event loop marked running between tests,
+    and the next test's ``asyncio.run`` would refuse to start.)
+    """
+    proc = _BROWSER_SERVER.get("proc")
+    if proc is not None and proc.poll() is None:
+        return _BROWSER_SERVER["endpoint"]
+    from playwright._impl._driver import compute_driver_executable
+
+    node, cli = compute_driver_executable()
+    OUTPUT.mkdir(exist_ok=True)
+    config = OUTPUT / f"browser_server_{os.getpid()}.json"
+    config.write_text(json.dumps({"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}))
+    proc = subprocess.Popen([node, cli, "launch-server", "--browser", "chromium", "--config", str(config)],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    endpoint = proc.stdout.readline().strip()
+    if not endpoint.startswith("ws://"):
+        proc.kill()
+        raise RuntimeError(f"Playwright's browser server did not start (said {endpoint!r})")
+    if os.environ.get("CREDAL_TEST_SHARED"):              # the run's end stops it if this process cannot
+        (Path(os.environ["CREDAL_TEST_SHARED"]) / f"browser-{proc.pid}.pid").write_text(str(proc.pid))
+    _BROWSER_SERVER.update(proc=proc, endpoint=endpoint)
+    atexit.register(_stop_browser_server)
+    return endpoint
+
+
 @contextlib.contextmanager
 def chromium_browser():
-    """Debian's chromium driven by Playwright (headless, no sandbox, no animations), closed on the way
-    out; a test whose body passed then fails if the browser requested anything outside the app's server."""
+    """Debian's chromium driven by Playwright (headless, no sandbox, no animations); the contexts the test
+    opened are closed on the way out; a test whose body passed then fails if the browser requested
+    anything outside the app's server. The chromium process is this test process's one (see
+    ``_browser_endpoint``)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = pw.chromium.connect(_browser_endpoint())
         still = _StillBrowser(browser)
         try:
             yield still
             still.check_no_outside_requests()
         finally:
-            browser.close()
+            browser.close()                  # closes this connection's contexts; chromium stays

@@ -9,7 +9,9 @@ JDK is not installed.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
+import os
 import shutil
 import subprocess
 import tempfile
@@ -71,14 +73,29 @@ def _arff(rows, labels, values, classes) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _compiled() -> str:
-    """Folder holding the compiled class: javac runs once per test session (it takes seconds)."""
-    folder = tempfile.mkdtemp(prefix="weka_aode_")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    source = Path(folder) / "WekaAodeProba.java"
+    """Folder holding the compiled class: javac runs once per test run (it takes seconds of CPU) — in the
+    run's shared directory when tests/conftest.py made one (the xdist workers take turns under a lock),
+    else in a folder of this process."""
+    shared = os.environ.get("CREDAL_TEST_SHARED")
+    if not shared:
+        folder = tempfile.mkdtemp(prefix="weka_aode_")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _javac(Path(folder))
+        return folder
+    folder = Path(shared) / "weka_aode"
+    with (Path(shared) / "weka_aode.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "WekaAodeProba.class").is_file():
+            folder.mkdir(exist_ok=True)
+            _javac(folder)
+    return str(folder)
+
+
+def _javac(folder: Path) -> None:
+    source = folder / "WekaAodeProba.java"
     source.write_text(JAVA)
-    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", folder, str(source)], check=True,
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(source)], check=True,
                    capture_output=True)
-    return folder
 
 
 def weka_aode_proba_many(jobs) -> list:
