@@ -24,7 +24,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # The inner loop (`scripts/test.sh --fast`) leaves out, besides the browser tests, whole families that
 # take most of the suite's time: page runs (AppTest), serving and load tests, the brute-force
 # cross-check suites and the reference (JNCC2, Weka, UCI) reproductions.  The full run keeps them all.
-SLOW_DIRS = ("pages", "serve", "benchmarks", "reference")
+SLOW_DIRS = ("pages", "benchmarks", "reference")
 SLOW_FILES = {
     "test_crosscheck_ncc.py", "test_crosscheck_lncc.py", "test_crosscheck_threshold.py",
     "test_lncc_fast_path.py", "test_aode_dominance.py", "test_aode_dominance_comp.py",
@@ -46,8 +46,7 @@ SLOW_FILES = {
 # module may run in different workers, so a module-scoped fixture can be built once per worker: keep
 # such fixtures cheap, or share across processes (the browser tests' one Streamlit server).
 LONG_FIRST = (
-    "test_serve_proxy_browser.py", "test_serve_script.py",
-    "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
+    "test_serve_proxy_browser.py", "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
     "test_profile_likelihood_browser.py", "test_intervals_vs_n_browser.py",
     "test_determinacy_curves_browser.py", "test_missing_values_browser.py", "test_compare_browser.py",
     "test_compare_stop_browser.py", "test_home_browser.py", "test_dask.py", "test_packaging.py",

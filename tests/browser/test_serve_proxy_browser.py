@@ -1,12 +1,17 @@
-"""Real-browser test through scripts/serve.sh: two Streamlit workers behind HAProxy.
+"""scripts/serve.sh end to end: two "machines" on one, HAProxy in front, a browser and simulated students.
 
-A deep link with URL state, a slider moved with the keyboard, and a CSV uploaded on the compare page, all
-through the proxy: the upload is a separate HTTP request (``PUT /_stcore/upload_file/<session>/...``) that
-only the worker holding the session accepts, so it succeeds only if HAProxy's cookie keeps the browser on
-that worker. A second browser (fresh cookies) is sent to the other worker and uploads there too. The
-control, with a simulated student of benchmarks/load_test.py on the same serve.sh: the same upload sent
-past the proxy to the other worker is refused — stickiness is what makes uploads work. (One serve.sh start
-for all of it: each start of a worker and each first page run cost seconds of CPU.)
+A worker-only serve.sh on 127.0.0.2 (``--no-proxy``; the worker machine) and a proxy serve.sh with one local
+worker that lists it as a ``--backend``. Through the proxy, in Chromium: a deep link with URL state, a
+slider moved with the keyboard, and a CSV uploaded on the compare page — the upload is a separate HTTP
+request (``PUT /_stcore/upload_file/<session>/...``) that only the worker holding the session accepts, so
+it succeeds only if HAProxy's cookie keeps the browser on that worker. A second browser (fresh cookies) is
+sent to the other worker and uploads there too. The control, with a simulated student of
+benchmarks/load_test.py: the same upload sent past the proxy to the other worker is refused — stickiness
+is what makes uploads work. Then new students alternate between the local and the remote worker, and the
+proxy's serve.sh stops on SIGTERM and takes every child with it.
+
+One pair of serve.sh starts for all of it (each start of a worker and each first page run cost seconds of
+CPU). serve.sh installs HAProxy with apt-get when it is missing (as scripts/test.sh installs chromium).
 """
 
 from __future__ import annotations
@@ -16,17 +21,13 @@ import contextlib
 import re
 import signal
 import subprocess
+import time
+import urllib.request
+from pathlib import Path
 
+import psutil
 import pytest
-from _server import (
-    OUTPUT,
-    ROOT,
-    chromium_browser,
-    free_port,
-    playwright_or_skip,
-    save_screenshot,
-    wait_until_serving,
-)
+from _server import OUTPUT, ROOT, chromium_browser, free_port, playwright_or_skip, save_screenshot
 
 from benchmarks.load_test import ProtocolError, Student, free_port_block
 
@@ -40,34 +41,29 @@ COMPARE = "compare?samples=&folds=3&repeats=1&clf=NBC,NCC"
 
 
 @contextlib.contextmanager
-def served_class(workers: int):
-    """``bash scripts/serve.sh --workers N`` on free ports (config and logs in output/serve_proxy/);
-    yields the proxy's URL and the first worker's port."""
-    port = free_port()
-    base = free_port_block(workers)          # serve.sh's workers take consecutive ports from a base
-    run_dir = OUTPUT / "serve_proxy"
-    OUTPUT.mkdir(exist_ok=True)
+def serve(output: Path, workers: int, *options: str):
+    """Run serve.sh until it says "ready"; yields (process, proxy URL, first worker port). Its output goes
+    to ``output``; stopped with SIGTERM on the way out if still running."""
+    port, base = free_port(), free_port_block(workers)
     cmd = ["bash", str(ROOT / "scripts" / "serve.sh"), "--workers", str(workers), "--port", str(port),
-           "--worker-base-port", str(base), "--run-dir", str(run_dir)]
-    with (OUTPUT / "serve_proxy.log").open("w") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            wait_until_serving(url, proc, timeout=300)     # the proxy listens once every worker is healthy
-            yield url, base
-        finally:
-            proc.send_signal(signal.SIGTERM)                # serve.sh stops its workers and HAProxy
+           "--worker-base-port", str(base), *options]
+    with output.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while "serve.sh: ready" not in output.read_text():
+            assert proc.poll() is None, f"serve.sh exited early:\n{output.read_text()}"
+            assert time.monotonic() < deadline, f"serve.sh not ready:\n{output.read_text()}"
+            time.sleep(0.3)
+        yield proc, f"http://127.0.0.1:{port}/", base
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-@pytest.fixture(scope="module")
-def proxy():
-    with served_class(2) as (url, base):
-        yield url, base
 
 
 def worker_of(context) -> str:
@@ -87,8 +83,49 @@ def upload_and_compare(page, base_url: str) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
-def test_deep_link_slider_and_upload_through_the_proxy(proxy):
-    proxy_url, base = proxy
+def test_two_machines_behind_the_proxy_deep_link_upload_alternation_and_a_clean_stop(tmp_path):
+    OUTPUT.mkdir(exist_ok=True)
+    remote_dir = OUTPUT / "serve_remote"                      # a given run directory: kept
+    remote_port = free_port_block(1)
+    with serve(OUTPUT / "serve_remote.log", 1, "--no-proxy", "--worker-address", "127.0.0.2",
+               "--worker-base-port", str(remote_port), "--run-dir", str(remote_dir)) as (remote, _, _):
+        assert "without a proxy" in (OUTPUT / "serve_remote.log").read_text()
+        output = OUTPUT / "serve_proxy.log"
+        with serve(output, 1, "--backend", f"127.0.0.2:{remote_port}") as (proc, url, base):
+            run_dir = Path(re.search(r"config and logs in (\S+)", output.read_text()).group(1))
+            config = (run_dir / "haproxy.cfg").read_text()
+            assert not run_dir.is_relative_to(ROOT)                  # generated outside the repository
+            assert f"bind 127.0.0.1:{url.rsplit(':', 1)[1].rstrip('/')}" in config   # this machine only
+            assert "cookie CREDAL_WORKER insert" in config              # sticky sessions
+            assert "http-check send meth GET uri /_stcore/health" in config
+            assert "timeout tunnel" in config                           # upgraded websockets stay open
+            assert f"server r0 127.0.0.2:{remote_port}" in config
+            with urllib.request.urlopen(url + "_stcore/health", timeout=10) as response:
+                assert response.status == 200
+                cookies = response.headers.get_all("Set-Cookie")
+                assert any(c.startswith(("CREDAL_WORKER=w0;", "CREDAL_WORKER=r0;")) for c in cookies)
+
+            worker_urls = {"w0": f"http://127.0.0.1:{base}/", "r0": f"http://127.0.0.2:{remote_port}/"}
+            deep_link_slider_and_uploads(url)
+            # the control and the alternation (the browsers are closed: their websockets too)
+            asyncio.run(upload_past_the_proxy_is_refused(url, worker_urls))
+            asyncio.run(new_students_alternate(url))
+
+            children = psutil.Process(proc.pid).children(recursive=True)
+            commands = [" ".join(child.cmdline()) for child in children]
+            assert sum("streamlit run app.py" in c and "--runner.postScriptGC false" in c
+                       for c in commands) == 1
+            assert any("haproxy" in c for c in commands)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 143
+            gone, alive = psutil.wait_procs(children, timeout=10)
+            assert alive == [], f"left running: {alive}"
+            assert not run_dir.exists()                                 # its own temporary directory
+        assert remote.poll() is None                                    # the worker machine serves on
+    assert (remote_dir / "worker-0.log").exists()                       # a given run directory is kept
+
+
+def deep_link_slider_and_uploads(proxy_url: str) -> None:
     expect = sync_api.expect
     with chromium_browser() as browser:
         first = browser.new_context(viewport={"width": 1400, "height": 2000})
@@ -117,25 +154,36 @@ def test_deep_link_slider_and_upload_through_the_proxy(proxy):
         # browser to the other worker, and its upload must land there
         second = browser.new_context(viewport={"width": 1400, "height": 2000})
         upload_and_compare(second.new_page(), proxy_url)
-        assert {worker, worker_of(second)} == {"w0", "w1"}
+        assert {worker, worker_of(second)} == {"w0", "r0"}
         save_screenshot(page, "serve_proxy")
 
-    # the control (the browsers are closed: their websockets too)
-    asyncio.run(upload_past_the_proxy_is_refused(proxy_url, base))
-    assert (OUTPUT / "serve_proxy" / "haproxy.cfg").exists()          # a given run directory is kept
 
-
-async def upload_past_the_proxy_is_refused(url: str, base: int) -> None:
+async def upload_past_the_proxy_is_refused(url: str, worker_urls: dict[str, str]) -> None:
     student = Student(url, timeout=120)
     try:
         await student.open("compare", "samples=&folds=2&repeats=1&clf=NBC")
         worker = student.cookies.get("CREDAL_WORKER")
-        assert worker in ("w0", "w1") and student.find("file_uploader") is not None
-        other = base + (1 if worker == "w0" else 0)
+        assert worker in worker_urls and student.find("file_uploader") is not None
+        (other,) = set(worker_urls) - {worker}
         urls = await student.file_urls("again.csv")
         with pytest.raises(ProtocolError, match="HTTP 400"):
-            await student.put_file(urls, "again.csv", DATA, base_url=f"http://127.0.0.1:{other}/")
+            await student.put_file(urls, "again.csv", DATA, base_url=worker_urls[other])
         await student.put_file(urls, "again.csv", DATA)                 # through the proxy: accepted
         assert student.errors == []
     finally:
         await student.close()
+
+
+async def new_students_alternate(url: str) -> None:
+    students = []
+    try:
+        for _ in range(4):
+            student = Student(url, timeout=120)
+            students.append(student)
+            await student.open("", "")
+        workers = sorted(s.cookies.get("CREDAL_WORKER") for s in students)
+        assert workers == ["r0", "r0", "w0", "w0"]
+        assert all(s.errors == [] for s in students)
+    finally:
+        for student in students:
+            await student.close()
