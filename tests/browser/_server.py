@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -337,15 +338,19 @@ def _browser_endpoint() -> str:
     proc = _BROWSER_SERVER.get("proc")
     if proc is not None and proc.poll() is None:
         return _BROWSER_SERVER["endpoint"]
-    from playwright._impl._driver import compute_driver_executable
+    # what ``python -m playwright launch-server`` runs, without the Python process in between (a SIGTERM
+    # must reach the node server itself); a private module of the pinned playwright: an upgrade that
+    # moves it fails every browser test at this import
+    from playwright._impl._driver import compute_driver_executable, get_driver_env
 
     node, cli = compute_driver_executable()
-    OUTPUT.mkdir(exist_ok=True)
-    config = OUTPUT / f"browser_server_{os.getpid()}.json"
-    config.write_text(json.dumps({"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}))
-    proc = subprocess.Popen([node, cli, "launch-server", "--browser", "chromium", "--config", str(config)],
-                            stdout=subprocess.PIPE, text=True, start_new_session=True)
-    endpoint = proc.stdout.readline().strip()
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "launch.json"
+        config.write_text(json.dumps({"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}))
+        cmd = [node, cli, "launch-server", "--browser", "chromium", "--config", str(config)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True,
+                                env=get_driver_env())
+        endpoint = proc.stdout.readline().strip()       # printed once the browser runs
     if not endpoint.startswith("ws://"):
         proc.kill()
         raise RuntimeError(f"Playwright's browser server did not start (said {endpoint!r})")
