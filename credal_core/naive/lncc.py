@@ -6,7 +6,7 @@ from scipy.special import expit, xlogy
 
 from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from .._compiled import numba_enabled
-from ..data.counts import MISSING, lookup
+from ..data.counts import MISSING, check_categories_policy, lookup
 from ..likelihood.pairwise import (
     PairCounts,
     class_terms_max,
@@ -43,6 +43,12 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         Likelihood threshold in [0, 1].
     include_instance : bool, default=True
         Put the instance to classify in the likelihood.
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`F_j`: values seen in training, a pandas Categorical column's declared categories, or
+        explicit per-feature value lists (see :meth:`CountTables.from_data`).  It sets the Perks
+        prior of ``predict``; the critical α does not depend on it, since a value with no training
+        row costs likelihood wherever θ puts mass on it (the profile's optimum puts none there,
+        and the instance's own value is in the likelihood whether declared or not).
 
     Notes
     -----
@@ -69,12 +75,14 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     0.2334
     """
 
-    def __init__(self, *, alpha: float = 0.75, include_instance: bool = True):
+    def __init__(self, *, alpha: float = 0.75, include_instance: bool = True, categories="seen"):
         self.alpha = alpha
         self.include_instance = include_instance
+        self.categories = categories
 
     def _validate_params(self):
         check_number("alpha", self.alpha, 0.0, 1.0)
+        check_categories_policy(self.categories)
         if not isinstance(self.include_instance, (bool, np.bool_)):
             raise ValueError(f"include_instance must be True or False; got {self.include_instance!r}")
 

@@ -101,3 +101,38 @@ def test_restrict_to_seen_equals_fitting_the_fold():
         nb_engine = NaiveBayes(s=s).fit_counts(tables.restrict_to_seen())
         np.testing.assert_allclose(nb_engine.predict_proba(coded), nb_direct.predict_proba(X[test]),
                                    rtol=1e-12)
+
+
+@pytest.mark.parametrize("include_instance", [True, False])
+def test_lncc_declared_categories_set_its_perks_label_and_leave_its_critical_alpha(include_instance):
+    """A declared value with no training row: ``predict`` is the Perks NBC (s = 1) over the declared
+    values, and the critical α is the brute force's over the raw parameters with that extra, empty
+    value — the same as with the values seen only (mass on an empty value only costs likelihood)."""
+    from tests.credal_core.brute_force_lncc import lncc_critical_alpha_observed
+
+    X, y = small()
+    values = ["r", "g", "b", "purple"]
+    declared = X.assign(colour=pd.Categorical(X["colour"], categories=values))
+    rows = pd.DataFrame({"colour": ["r", "purple", "b", "g"], "size": ["s", "l", "l", "s"]})
+    wide = LNCC(include_instance=include_instance, categories="declared").fit(declared, y)
+    seen = LNCC(include_instance=include_instance).fit(declared, y)
+    listed = LNCC(include_instance=include_instance, categories=[values, ["s", "l"]]).fit(X, y)
+    assert sorted(wide.tables_.categories[0]) == sorted(values)
+    perks = NaiveBayes(s=1.0, categories="declared").fit(declared, y)
+    np.testing.assert_allclose(wide.predict_proba(rows), perks.predict_proba(rows), rtol=1e-13)
+    assert not np.allclose(wide.predict_proba(rows), seen.predict_proba(rows))
+
+    crit = wide.critical_alpha(rows)
+    np.testing.assert_allclose(crit, listed.critical_alpha(rows), rtol=1e-13)
+    np.testing.assert_allclose(crit, seen.critical_alpha(rows), rtol=1e-9, atol=1e-12)
+    classes = list(wide.classes_)
+    n_c = np.array([np.sum(y == c) for c in classes])
+    levels = [values, ["s", "l"]]
+    n_cf = [np.array([[np.sum((y == c) & (X[name] == v).to_numpy()) for v in vals] for c in classes])
+            for name, vals in zip(X.columns, levels)]
+    for i in range(len(rows)):
+        inst = tuple(vals.index(rows.iloc[i][name]) for name, vals in zip(X.columns, levels))
+        for a, b in ((0, 1), (1, 0)):
+            want = lncc_critical_alpha_observed(n_c, n_cf, inst, a, b, include_instance=include_instance,
+                                                n_random=10)
+            assert crit[i, a, b] == pytest.approx(want, abs=1e-4), (i, a, b)
