@@ -49,7 +49,7 @@ PATHS=()
 if [ "$#" -eq 0 ] && [ -d ../shared/contract ]; then
     PATHS=(tests ../shared/contract)
 fi
-.venv/bin/python -m pytest -q -n "${CREDAL_TEST_WORKERS:-2}" --dist load --maxschedchunk 1 "${PATHS[@]}" "$@"   # testpaths = ["tests"] (pyproject.toml)
+.venv/bin/python -m pytest -q -n "${CREDAL_TEST_WORKERS:-2}" --dist load --maxschedchunk 1 ${PATHS[@]+"${PATHS[@]}"} "$@"   # testpaths = ["tests"] (pyproject.toml)
 
 if [ "$#" -ne 0 ] && [ -d ../shared/contract ]; then
     .venv/bin/python -m pytest -q ../shared/contract

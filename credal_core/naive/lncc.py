@@ -46,9 +46,10 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     categories : {"seen", "declared"} or list of lists, default="seen"
         :math:`F_j`: values seen in training, a pandas Categorical column's declared categories, or
         explicit per-feature value lists (see :meth:`CountTables.from_data`).  It sets the Perks
-        prior of ``predict``; the critical α does not depend on it, since a value with no training
-        row costs likelihood wherever θ puts mass on it (the profile's optimum puts none there,
-        and the instance's own value is in the likelihood whether declared or not).
+        prior of ``predict``; the critical α (and so the set) does not depend on it: an empty value
+        other than the instance's only costs likelihood wherever θ puts mass on it (the profile's
+        optimum puts none there), and the instance's own value enters the likelihood with its
+        counts (zero if unseen) whether it is declared or not.
 
     Notes
     -----

@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -117,26 +118,45 @@ def _shared_across_workers() -> str:
 
 
 def stop_shared_server(shared: Path) -> None:
-    """Stop the run's shared server (called by tests/conftest.py once every test process is done), and
+    """Stop the run's shared server (called by tests/conftest.py once every test process is done), then
     any browser server a test process left behind (see ``_browser_endpoint``)."""
-    _stop_browser_server(wait=True)              # a run without xdist: this process's own
-    for pid_file in shared.glob("browser-*.pid"):
-        pid = int(pid_file.read_text())
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:      # still closing its chromium
-            time.sleep(0.1)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
-    info = shared / "streamlit.json"
-    if not info.exists():
+    try:
+        info = shared / "streamlit.json"
+        if info.exists():
+            pid = json.loads(info.read_text())["pid"]
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGTERM)
+                deadline = time.monotonic() + 15
+                while time.monotonic() < deadline and _alive(pid):
+                    time.sleep(0.1)
+                os.killpg(pid, signal.SIGKILL)
+    finally:
+        _stop_browser_server(wait=True)              # a run without xdist: this process's own
+        for pid_file in shared.glob("browser-*.pid"):
+            with contextlib.suppress(ValueError, OSError):
+                pid, started = pid_file.read_text().split()
+                _stop_process_tree(int(pid), float(started))
+
+
+def _stop_process_tree(pid: int, started: float) -> None:
+    """Stop a browser server still running (its test process ended without stopping it): SIGTERM, so that
+    it closes chromium and deletes the profile directory, then SIGKILL to what is left of its tree.
+    ``started`` (the process's start time) guards against a reused pid. Chromium runs in a session of
+    its own (Playwright starts it detached), so the tree is collected before node is asked to stop."""
+    import psutil
+
+    try:
+        node = psutil.Process(pid)
+        if abs(node.create_time() - started) > 0.01:
+            return
+        tree = [node] + node.children(recursive=True)
+    except psutil.Error:
         return
-    pid = json.loads(info.read_text())["pid"]
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and _alive(pid):
-            time.sleep(0.1)
-        os.killpg(pid, signal.SIGKILL)
+    node.terminate()
+    _, alive = psutil.wait_procs(tree, timeout=10)
+    for process in alive:
+        with contextlib.suppress(psutil.Error):
+            process.kill()
 
 
 def _alive(pid: int) -> bool:
@@ -319,10 +339,19 @@ def _stop_browser_server(wait: bool = False) -> None:
     SIGTERM). At exit without waiting: the test process exits meanwhile, and the run's end
     (``stop_shared_server``) waits for any that is still closing."""
     proc = _BROWSER_SERVER.pop("proc", None)
-    if proc is not None and proc.poll() is None:
+    pid_file = _BROWSER_SERVER.pop("pid_file", None)
+    if proc is None or proc.poll() is not None:
+        return
+    if not wait:
         proc.terminate()
-        if wait:
-            proc.wait(timeout=15)
+        return
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        _stop_process_tree(proc.pid, psutil.Process(proc.pid).create_time())
+    proc.wait(timeout=5)
+    if pid_file is not None:
+        pid_file.unlink(missing_ok=True)
 
 
 def _browser_endpoint() -> str:
@@ -350,14 +379,20 @@ def _browser_endpoint() -> str:
         cmd = [node, cli, "launch-server", "--browser", "chromium", "--config", str(config)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True,
                                 env=get_driver_env())
-        endpoint = proc.stdout.readline().strip()       # printed once the browser runs
+        _BROWSER_SERVER["proc"] = proc
+        atexit.register(_stop_browser_server)
+        if os.environ.get("CREDAL_TEST_SHARED"):          # the run's end stops it if this process cannot
+            import psutil
+
+            pid_file = Path(os.environ["CREDAL_TEST_SHARED"]) / f"browser-{proc.pid}.pid"
+            pid_file.write_text(f"{proc.pid} {psutil.Process(proc.pid).create_time()!r}")
+            _BROWSER_SERVER["pid_file"] = pid_file
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        endpoint = proc.stdout.readline().strip() if ready else ""     # printed once the browser runs
     if not endpoint.startswith("ws://"):
-        proc.kill()
-        raise RuntimeError(f"Playwright's browser server did not start (said {endpoint!r})")
-    if os.environ.get("CREDAL_TEST_SHARED"):              # the run's end stops it if this process cannot
-        (Path(os.environ["CREDAL_TEST_SHARED"]) / f"browser-{proc.pid}.pid").write_text(str(proc.pid))
-    _BROWSER_SERVER.update(proc=proc, endpoint=endpoint)
-    atexit.register(_stop_browser_server)
+        _stop_browser_server(wait=True)
+        raise RuntimeError(f"Playwright's browser server did not start within 120 s (said {endpoint!r})")
+    _BROWSER_SERVER["endpoint"] = endpoint
     return endpoint
 
 
@@ -376,4 +411,11 @@ def chromium_browser():
             yield still
             still.check_no_outside_requests()
         finally:
-            browser.close()                  # closes this connection's contexts; chromium stays
+            # a connected browser's close() only drops the connection (the server closes its contexts
+            # later): close them here, waiting, so that no page of this test (nor its Streamlit
+            # session) outlives it
+            for context in still._contexts:
+                if not context.closed:
+                    with contextlib.suppress(Exception):
+                        context.close()
+            browser.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -83,9 +84,10 @@ def upload_and_compare(page, base_url: str) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
-def test_two_machines_behind_the_proxy_deep_link_upload_alternation_and_a_clean_stop(tmp_path):
+def test_two_machines_behind_the_proxy_deep_link_upload_alternation_and_a_clean_stop():
     OUTPUT.mkdir(exist_ok=True)
     remote_dir = OUTPUT / "serve_remote"                      # a given run directory: kept
+    shutil.rmtree(remote_dir, ignore_errors=True)            # (serve.sh appends to its logs)
     remote_port = free_port_block(1)
     with serve(OUTPUT / "serve_remote.log", 1, "--no-proxy", "--worker-address", "127.0.0.2",
                "--worker-base-port", str(remote_port), "--run-dir", str(remote_dir)) as (remote, _, _):

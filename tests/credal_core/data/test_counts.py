@@ -129,7 +129,8 @@ def test_bad_parameters(cls):
     X = pd.DataFrame({"x": ["u", "v"]})
     params = {NCC: [{"s": 0.0}, {"s": -1.0}, {"epsilon": 1.5}, {"s": "1"}, {"s": None}, {"s": float("inf")},
                     {"epsilon": float("nan")}],
-              LNCC: [{"alpha": 1.5}, {"alpha": -0.1}, {"alpha": "0.5"}, {"include_instance": "no"}],
+              LNCC: [{"alpha": 1.5}, {"alpha": -0.1}, {"alpha": "0.5"}, {"include_instance": "no"},
+                     {"categories": "everything"}],
               NaiveBayes: [{"s": -1.0}, {"prior": "dirichlet"}, {"s": float("nan")}, {"s": True}]}[cls]
     for p in params:
         with pytest.raises(ValueError):

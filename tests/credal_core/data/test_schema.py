@@ -136,3 +136,25 @@ def test_lncc_declared_categories_set_its_perks_label_and_leave_its_critical_alp
             want = lncc_critical_alpha_observed(n_c, n_cf, inst, a, b, include_instance=include_instance,
                                                 n_random=10)
             assert crit[i, a, b] == pytest.approx(want, abs=1e-4), (i, a, b)
+
+
+@pytest.mark.parametrize("include_instance", [True, False])
+def test_lncc_sets_do_not_depend_on_declared_categories_on_every_stage(include_instance):
+    """Many rows and several α, so that every stage of the LNCC's dominance test runs (compiled or numpy
+    certificates, probes, Taylor stage, exact search) on tables with declared empty values: the same
+    verdicts as with the values seen only."""
+    rng = np.random.default_rng(11)
+    n, m = 300, 5
+    seen_values = [[f"v{k}" for k in range(int(rng.integers(2, 4)))] for _ in range(m)]
+    declared_values = [vals + ["empty1", "empty2"] for vals in seen_values]
+    X = pd.DataFrame({f"x{j}": pd.Categorical(rng.choice(seen_values[j], n), categories=declared_values[j])
+                      for j in range(m)})
+    y = np.where(rng.random(n) < 0.5, "a", np.where(rng.random(n) < 0.5, "b", "c"))
+    test = pd.DataFrame({f"x{j}": rng.choice(declared_values[j], 2000) for j in range(m)})
+    wide = LNCC(include_instance=include_instance, categories="declared").fit(X, y)
+    seen = LNCC(include_instance=include_instance).fit(X, y)
+    for alpha in (0.05, 0.3, 0.6, 0.9, 0.99):
+        wide.set_params(alpha=alpha)
+        seen.set_params(alpha=alpha)
+        np.testing.assert_array_equal(wide.dominance(test), seen.dominance(test))
+        np.testing.assert_array_equal(wide.predict_set(test), seen.predict_set(test))
