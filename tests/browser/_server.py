@@ -138,16 +138,16 @@ def stop_shared_server(shared: Path) -> None:
                 _stop_process_tree(int(pid), float(started))
 
 
-def _stop_process_tree(pid: int, started: float) -> None:
-    """Stop a browser server still running (its test process ended without stopping it): SIGTERM, so that
-    it closes chromium and deletes the profile directory, then SIGKILL to what is left of its tree.
-    ``started`` (the process's start time) guards against a reused pid. Chromium runs in a session of
-    its own (Playwright starts it detached), so the tree is collected before node is asked to stop."""
+def _stop_process_tree(pid: int, started: float | None = None) -> None:
+    """Stop a browser server still running: SIGTERM, so that it closes chromium and deletes the profile
+    directory, then SIGKILL to what is left of its tree. ``started`` (the process's start time, for a
+    server this process did not start) guards against a reused pid. Chromium runs in a session of its
+    own (Playwright starts it detached), so the tree is collected before node is asked to stop."""
     import psutil
 
     try:
         node = psutil.Process(pid)
-        if abs(node.create_time() - started) > 0.01:
+        if started is not None and abs(node.create_time() - started) > 0.01:
             return
         tree = [node] + node.children(recursive=True)
     except psutil.Error:
@@ -317,6 +317,17 @@ class _StillBrowser:
     def new_page(self, **options):
         return self.new_context(**options).new_page()
 
+    def close_contexts(self) -> None:
+        """Close the contexts still open, waiting: a connected browser's ``close()`` only drops the
+        connection (the server closes its contexts later), and no page of a test (nor its Streamlit
+        session) may outlive it."""
+        from playwright.sync_api import Error
+
+        for context in self._contexts:
+            if not context.closed:
+                with contextlib.suppress(Error):
+                    context.close()
+
     def check_no_outside_requests(self) -> None:
         for context in self._contexts:
             if not context.closed:
@@ -345,10 +356,7 @@ def _stop_browser_server(wait: bool = False) -> None:
     if not wait:
         proc.terminate()
         return
-    import psutil
-
-    with contextlib.suppress(psutil.Error):
-        _stop_process_tree(proc.pid, psutil.Process(proc.pid).create_time())
+    _stop_process_tree(proc.pid)                 # our unreaped child: its pid cannot have been reused
     proc.wait(timeout=5)
     if pid_file is not None:
         pid_file.unlink(missing_ok=True)
@@ -411,11 +419,5 @@ def chromium_browser():
             yield still
             still.check_no_outside_requests()
         finally:
-            # a connected browser's close() only drops the connection (the server closes its contexts
-            # later): close them here, waiting, so that no page of this test (nor its Streamlit
-            # session) outlives it
-            for context in still._contexts:
-                if not context.closed:
-                    with contextlib.suppress(Exception):
-                        context.close()
+            still.close_contexts()
             browser.close()
