@@ -310,8 +310,9 @@ class SpodeTables:
         r"""In-sample conditional log-likelihood of every SPODE, :math:`LL_j` (k,): the sum over the
         training rows of :meth:`training_log_posteriors` at the row's class (001 eq. 2).
 
-        The compiled kernel computes each row's SPODE posteriors and adds the one of its class
-        directly, with the operations of the numpy path (no (n, k, C) array).
+        The compiled kernel computes each row's SPODE posteriors from products of probabilities
+        and adds the one of its class directly (no (n, k, C) array; ~1e-14 relative from the numpy
+        path, see :func:`~credal_core.aode._kernels.training_log_likelihoods`).
         """
         tt = self.kernel_table()
         if tt is None:
@@ -319,8 +320,9 @@ class SpodeTables:
         with np.errstate(divide="ignore"):
             null = np.log(self.class_counts / self.class_counts.sum())
         ll = np.zeros(codes.shape[1])
-        _kernels.training_log_likelihoods(tt, self.slot_index(codes), np.asarray(y_codes, dtype=np.int64),
-                                          null, ll)
+        probabilities = np.exp(tt)          # not kept: the fit's only pass over the training rows
+        _kernels.training_log_likelihoods(probabilities, tt, self.slot_index(codes),
+                                          np.asarray(y_codes, dtype=np.int64), null, ll)
         return ll
 
 

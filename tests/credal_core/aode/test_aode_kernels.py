@@ -124,6 +124,85 @@ def test_pool_underflow_and_no_spode_rows_take_the_numpy_path_on_both(monkeypatc
         np.testing.assert_allclose(got["1"], got["0"], rtol=1e-12)
 
 
+def _in_sample_both_paths(monkeypatch, X, y, **params):
+    """(LL_j by numpy, LL_j by the kernel, the numpy path's log posterior of each row's class (n, k))."""
+    codes, y = np.asfortranarray(X), np.asarray(y)
+    n_values, n_classes = X.max(axis=0) + 1, int(y.max()) + 1
+    got = {}
+    for flag in ("0", "1"):
+        monkeypatch.setenv("CREDAL_NUMBA", flag)
+        tables = SpodeTables(codes, y, n_classes, n_values, **params)
+        got[flag] = tables.training_log_likelihoods(codes, y)
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    log_post = tables.training_log_posteriors(codes)[np.arange(len(y)), :, y]
+    return got["0"], got["1"], log_post, tables.log_joint_ckn(codes)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_in_sample_kernel_where_products_underflow(monkeypatch, seed):
+    """The kernel on made-up log tables with cells down to e^-300 (so a SPODE's product of 6 cells
+    falls below the floor on about half the rows and SPODEs, some with every class tiny and the
+    posteriors far from certain), missing children and parents, against the definition computed
+    in log space with numpy."""
+    _need_numba(monkeypatch)
+    rng = np.random.default_rng(seed)
+    k, n_classes, n = 6, 3, 400
+    width = 3 * k
+    tt = -rng.uniform(0.0, 300.0, size=(width, width, n_classes)) * (rng.random((width, 1, 1)) < 0.5)
+    idx = (rng.integers(0, 3, size=(k, n)) + 3 * np.arange(k)[:, None]).astype(np.int64)
+    idx[rng.random((k, n)) < 0.1] = -1
+    y = rng.integers(0, n_classes, n)
+    null = np.log(rng.dirichlet(np.ones(n_classes)))
+    ll = np.zeros(k)
+    _kernels.training_log_likelihoods(np.exp(tt), tt, idx, y, null, ll)
+
+    reference = np.zeros(k)
+    below = []
+    for i in range(n):
+        present = idx[:, i] >= 0
+        for j in range(k):
+            if not present[j]:
+                reference[j] += null[y[i]]
+                continue
+            joints = tt[idx[j, i], idx[present, i], :].sum(axis=0)                 # (C,)
+            below.append(joints.min() < np.log(_kernels.PRODUCT_FLOOR))
+            top = joints.max()
+            reference[j] += joints[y[i]] - top - np.log(np.exp(joints - top).sum())
+    assert 0.2 < np.mean(below) < 0.8
+    np.testing.assert_allclose(ll, reference, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_in_sample_log_likelihoods_near_certain_and_against_the_data(monkeypatch, seed):
+    """Near-separable data with a few rows labelled against most features: each branch of the
+    kernel's row term -log(1 + r) runs (r < 0.01: ``log1p``, whose tiny terms keep their relative
+    precision; r above 1e50: ``log1p`` of a huge ratio; in between: the running product), and the
+    log-likelihoods equal the numpy path's to 1e-12 relative.  Where every row is near-certain the
+    numpy path's log-sum-exp rounds the tiny terms (to 0 or to the ulp of 1): there the reference is
+    :math:`-\\sum_i \\log1p(\\sum_{c \\ne y_i} \\exp(J_c - J_{y_i}))` from the numpy path's joints."""
+    _need_numba(monkeypatch)
+    rng = np.random.default_rng(seed)
+    n, k = 300, int(rng.integers(30, 60))
+    y = rng.integers(0, 3, n)
+    X = np.where(rng.random((n, k)) < 0.9, y[:, None], rng.integers(0, 3, (n, k)))
+    flip = rng.choice(n, 5, replace=False)
+    y_flipped = y.copy()
+    y_flipped[flip] = (y[flip] + 1) % 3
+    numpy_ll, compiled_ll, log_post, _ = _in_sample_both_paths(monkeypatch, X, y_flipped)
+    r = np.expm1(-log_post)
+    assert (r < 0.01).any() and (r > 1e50).any() and ((r >= 0.01) & (r <= 1e50)).any()
+    np.testing.assert_allclose(compiled_ll, numpy_ll, rtol=1e-12)
+    clean = np.setdiff1d(np.arange(n), flip)
+    _, compiled_ll, _, joints = _in_sample_both_paths(monkeypatch, X[clean], y[clean])
+    yc = y[clean]
+    joint_y = joints[yc, :, np.arange(len(yc))]                                 # (n, k)
+    others = np.exp(joints.transpose(2, 1, 0) - joint_y[:, :, None])          # (n, k, C)
+    others[np.arange(len(yc)), :, yc] = 0.0
+    reference = -np.log1p(others.sum(axis=2)).sum(axis=0)
+    assert reference.max() > -1e-6                              # some SPODE near-certain on every row
+    np.testing.assert_allclose(compiled_ll, reference, rtol=1e-10)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_kernels_equal_the_numpy_functions(monkeypatch, seed):
     """Each kernel against the numpy function it replaces, on random codes with missing and unseen
