@@ -9,8 +9,8 @@ term as its shift and adds the exponentials in class order.  So on a platform wh
 ``exp`` / ``log`` are the C library's (the kernels call those) both paths give the same floats, and
 the same verdicts even at exact ties; elsewhere they differ by the ulps of the two ``exp``
 implementations.  One exception: the in-sample log-likelihoods (:func:`training_log_likelihoods`,
-which only set the ensemble weights) multiply probabilities instead, ~1e-14 relative from the numpy
-path.
+which set the BMA / COMP weights) multiply probabilities instead, ~1e-14 relative from the numpy path
+(so those ensembles' verdicts agree between the paths except at margins below that size).
 ``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
 
 The callers choose the path with :func:`credal_core._compiled.numba_enabled`.  Counting
@@ -122,7 +122,7 @@ def _log_posterior_of(tt, slots, j, yi, acc):
 
 
 @compiled_kernel
-def training_log_likelihoods(tp, tt, idx, y, null, ll):
+def training_log_likelihoods(tp, tt, idx, y, null, ll, logs_only):
     r"""Add :math:`\log P(y_i \mid \mathbf a_i, s_j)` over the rows i into ``ll`` (k,).
 
     Unlike the other kernels this one multiplies probabilities, ``tp = exp(tt)``: each SPODE's joint
@@ -131,16 +131,20 @@ def training_log_likelihoods(tp, tt, idx, y, null, ll):
     P(y_i, \mathbf a_i \mid s_j)`: ``log1p`` where r < 0.01 (near-certain rows keep their relative
     precision) or r is huge, else multiplied into a running product per SPODE whose log is taken
     when it passes 1e200 and at the end.  That replaces C ``exp`` and one ``log`` per row and SPODE
-    (most of the pass's time) and agrees with the numpy path to ~1e-14 relative.  The log-likelihoods
-    only set the weights: a verdict would turn on those bits only if an :math:`LL_j` sat within
-    ~1e-14 of BMA's pruning threshold.  Where a class's product is below
+    (most of the pass's time).  Each row's term differs from the numpy path's log-space term by a few
+    ulps of the joints (either is that far from the exact value; near-certain rows are more precise
+    here), so :math:`LL_j` differs by ~1e-15 per row (8e-11 measured on 20,000 rows, ~1e-14
+    relative).  The log-likelihoods set the weights (:math:`\exp(LL_j - \max_l LL_l)`, COMP's
+    feasibility and :math:`\pi_j`): a BMA / COMP label, set or pruning can differ between the paths
+    only where its margin is below that relative size.  Where a class's product is below
     :data:`PRODUCT_FLOOR` the row's SPODE is evaluated in log space (:func:`_log_posterior_of`).  A
     SPODE whose parent is missing on a row adds ``null[y_i]`` (:math:`\log(n_c/n)`), as
-    ``SpodeTables.training_log_posteriors``.
+    ``SpodeTables.training_log_posteriors``.  ``logs_only``: every row in log space (``tp`` unread),
+    for tables whose exponential would cost more than the pass (many values, few rows).
     """
     k, n = idx.shape
     width = tp.shape[1]
-    n_classes = tp.shape[2]
+    n_classes = tt.shape[2]
     flat = tp.reshape(-1)
     slots = np.empty(k, dtype=np.int64)
     base = np.empty(k * n_classes, dtype=np.int64)
@@ -150,6 +154,10 @@ def training_log_likelihoods(tp, tt, idx, y, null, ll):
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
+        if logs_only:
+            for j in range(k):
+                ll[j] += null[y[i]] if slots[j] < 0 else _log_posterior_of(tt, slots, j, y[i], acc)
+            continue
         for j in range(k):
             p = slots[j] if slots[j] >= 0 else 0
             for c in range(n_classes):

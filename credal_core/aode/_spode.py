@@ -75,10 +75,12 @@ _SMALL_TABLE_BYTES = 64 * 2 ** 20
 def table_bytes(n_classes: int, n_values) -> int:
     """Bytes of the float64 SPODE log table for these class / value counts (unseen slots included).
 
-    This is what ``max_table_bytes`` is compared with.  Fitting allocates no other array of this
-    size (counts are accumulated and turned into logs in place), so the fit's peak memory is this
-    plus chunked work arrays of a few tens of MiB at most, whatever the table size (tables of at
-    most 64 MiB are mirrored through one temporary copy).
+    This is what ``max_table_bytes`` is compared with.  Counting allocates no other array of this
+    size (counts are accumulated and turned into logs in place): the numpy path's peak memory is this
+    plus chunked work arrays of a few tens of MiB at most, whatever the table size (tables of at most
+    64 MiB are mirrored through one temporary copy).  With the compiled kernels, tables of at most
+    :data:`~credal_core.aode._kernels.KERNEL_MAX_TABLE_BYTES` also get the class-minor copy they
+    read (kept), and BMA / COMP fits its exponential for the in-sample pass (freed after it).
     """
     width = int(np.sum(np.asarray(n_values, dtype=np.int64) + 1))
     return 8 * int(n_classes) * width * width
@@ -320,9 +322,13 @@ class SpodeTables:
         with np.errstate(divide="ignore"):
             null = np.log(self.class_counts / self.class_counts.sum())
         ll = np.zeros(codes.shape[1])
-        probabilities = np.exp(tt)          # not kept: the fit's only pass over the training rows
+        n, k = codes.shape
+        # exp of the whole table (not kept: the fit's only pass) against the pass's n·k² products:
+        # many values and few rows stay in log space
+        logs_only = tt.shape[0] ** 2 > n * k * k
+        probabilities = tt[:1, :1] if logs_only else np.exp(tt)
         _kernels.training_log_likelihoods(probabilities, tt, self.slot_index(codes),
-                                          np.asarray(y_codes, dtype=np.int64), null, ll)
+                                          np.asarray(y_codes, dtype=np.int64), null, ll, logs_only)
         return ll
 
 

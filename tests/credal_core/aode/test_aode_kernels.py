@@ -2,7 +2,9 @@
 
 Both paths run the same operations in the same order (see ``credal_core.aode._kernels``): on this
 platform their floats are equal; the tolerances below (1e-12 relative) only admit the ulps of a
-different ``exp`` / ``log``, and every verdict (label, set, dominance, pruning) must be equal.  The
+different ``exp`` / ``log``, and of the in-sample log-likelihoods, which the kernel computes from
+products of probabilities (~1e-14 relative: on these data sets of at most a few hundred rows no BMA /
+COMP margin is that small); every verdict (label, set, dominance, pruning) must be equal.  The
 expected values come from the numpy path, which the brute-force suites of this folder check.
 """
 import numpy as np
@@ -138,23 +140,28 @@ def _in_sample_both_paths(monkeypatch, X, y, **params):
     return got["0"], got["1"], log_post, tables.log_joint_ckn(codes)
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_in_sample_kernel_where_products_underflow(monkeypatch, seed):
-    """The kernel on made-up log tables with cells down to e^-300 (so a SPODE's product of 6 cells
-    falls below the floor on about half the rows and SPODEs, some with every class tiny and the
-    posteriors far from certain), missing children and parents, against the definition computed
-    in log space with numpy."""
+@pytest.mark.parametrize("depth, n, seed", [(300.0, 400, s) for s in range(5)]
+                         + [(0.05, 3000, s) for s in range(2)])
+def test_in_sample_kernel_on_made_up_tables(monkeypatch, depth, n, seed):
+    """The kernel on made-up log tables, with missing children and parents, against the definition
+    computed in log space with numpy.  Cells down to e^-300: a SPODE's product of 6 cells falls below
+    the floor on about half the rows and SPODEs, some with every class tiny and the posteriors far
+    from certain (the log-space branch).  Near-flat cells (down to e^-0.05) on 3,000 rows: every
+    row's r is ~2, so each SPODE's running product of (1 + r) passes 1e200 several times (without
+    its renormalisation it would overflow: |LL_j| > 709)."""
     _need_numba(monkeypatch)
     rng = np.random.default_rng(seed)
-    k, n_classes, n = 6, 3, 400
+    k, n_classes = 6, 3
     width = 3 * k
-    tt = -rng.uniform(0.0, 300.0, size=(width, width, n_classes)) * (rng.random((width, 1, 1)) < 0.5)
+    tt = -rng.uniform(0.0, depth, size=(width, width, n_classes)) * (rng.random((width, 1, 1)) < 0.5)
     idx = (rng.integers(0, 3, size=(k, n)) + 3 * np.arange(k)[:, None]).astype(np.int64)
     idx[rng.random((k, n)) < 0.1] = -1
     y = rng.integers(0, n_classes, n)
     null = np.log(rng.dirichlet(np.ones(n_classes)))
     ll = np.zeros(k)
-    _kernels.training_log_likelihoods(np.exp(tt), tt, idx, y, null, ll)
+    _kernels.training_log_likelihoods(np.exp(tt), tt, idx, y, null, ll, False)
+    logs_only = np.zeros(k)
+    _kernels.training_log_likelihoods(tt[:1, :1], tt, idx, y, null, logs_only, True)
 
     reference = np.zeros(k)
     below = []
@@ -168,8 +175,12 @@ def test_in_sample_kernel_where_products_underflow(monkeypatch, seed):
             below.append(joints.min() < np.log(_kernels.PRODUCT_FLOOR))
             top = joints.max()
             reference[j] += joints[y[i]] - top - np.log(np.exp(joints - top).sum())
-    assert 0.2 < np.mean(below) < 0.8
+    if depth > 1.0:
+        assert 0.2 < np.mean(below) < 0.8
+    else:
+        assert not any(below) and reference.max() < -1000.0
     np.testing.assert_allclose(ll, reference, rtol=1e-12)
+    np.testing.assert_allclose(logs_only, reference, rtol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -188,7 +199,8 @@ def test_in_sample_log_likelihoods_near_certain_and_against_the_data(monkeypatch
     flip = rng.choice(n, 5, replace=False)
     y_flipped = y.copy()
     y_flipped[flip] = (y[flip] + 1) % 3
-    numpy_ll, compiled_ll, log_post, _ = _in_sample_both_paths(monkeypatch, X, y_flipped)
+    numpy_ll, compiled_ll, log_post, joints = _in_sample_both_paths(monkeypatch, X, y_flipped)
+    assert joints.min() > np.log(_kernels.PRODUCT_FLOOR)       # no row leaves the product branch
     r = np.expm1(-log_post)
     assert (r < 0.01).any() and (r > 1e50).any() and ((r >= 0.01) & (r <= 1e50)).any()
     np.testing.assert_allclose(compiled_ll, numpy_ll, rtol=1e-12)
