@@ -146,6 +146,27 @@ def test_dominance_with_missing_values_is_alpha_above_the_critical_level(include
     assert model.predict_set(test).any(axis=1).all()
 
 
+@pytest.mark.parametrize("include", [True, False])
+def test_repeated_rows_get_the_verdicts_of_their_distinct_row(include):
+    """Rows repeated in a table (as in real data): the verdicts of each copy are those of the row
+    alone and ``alpha > critical_alpha`` (the missing-values path solves each distinct row once)."""
+    rng = np.random.default_rng(11)
+    n, m = 300, 5
+    y = rng.integers(0, 3, n)
+    X = np.where(rng.random((n, m)) < 0.7, y[:, None], rng.integers(0, 3, (n, m))).astype(object)
+    X[rng.random((n, m)) < 0.15] = np.nan
+    model = _fit(X, y, include)
+    distinct = X[:12]
+    copies = rng.integers(0, 12, 200)
+    table = pd.DataFrame(distinct[copies])
+    dom = model.dominance(table)
+    alone = np.stack([model.dominance(pd.DataFrame(distinct[[i]]))[0] for i in range(12)])
+    assert np.array_equal(dom, alone[copies])
+    off = ~np.eye(3, dtype=bool)
+    assert np.array_equal(dom[:, off], (model.alpha > model.critical_alpha(table))[:, off])
+    assert alone.sum() > 0 and (~alone[:, off]).sum() > 0     # some verdicts of each kind
+
+
 def test_complete_counts_given_explicitly_change_nothing():
     rng = np.random.default_rng(0)
     n1, n2 = 30.0, 25.0
