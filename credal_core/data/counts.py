@@ -188,7 +188,9 @@ def _check_label_values(arr: np.ndarray, distinct=None) -> None:
     the distinct labels, if known; when they are all text, so is every label (no scan)."""
     if distinct is not None and arr.dtype.kind == "O" and all(isinstance(v, str) for v in distinct):
         return
-    if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) == "floating"):
+    # a list like [0, 0.5, 1] arrives as object "mixed-integer-float": as numeric as a float array
+    if arr.dtype.kind == "f" or (arr.dtype.kind == "O" and pd.api.types.infer_dtype(arr) in (
+            "floating", "mixed-integer-float")):
         # numbers only: text labels never pay for the conversion
         values = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy()
         if np.any(~np.isfinite(values[~np.isnan(values)])):

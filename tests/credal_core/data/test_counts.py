@@ -97,6 +97,8 @@ BAD_INPUTS = [
     ("1-D X", np.array(["u", "v", "v"]), ["a", "b", "a"], "2-D"),
     ("unhashable", pd.DataFrame({"x": [[1], [2], [1]]}), ["a", "b", "a"], "unhashable"),
     ("continuous y", pd.DataFrame({"x": ["u", "v", "v"]}), [0.5, 1.5, 0.5], "continuous"),
+    ("ints and floats in y", pd.DataFrame({"x": ["u", "v", "v"]}), [0, 0.5, 1], "continuous"),
+    ("float array y", pd.DataFrame({"x": ["u", "v", "v"]}), np.array([0, 0.5, 1]), "continuous"),
     ("inf in y", pd.DataFrame({"x": ["u", "v", "v"]}), [0.0, 1.0, np.inf], "non-finite"),
     ("duplicate columns", pd.DataFrame([["u", "v"]] * 3, columns=["x", "x"]), ["a", "b", "a"], "duplicate"),
 ]
