@@ -108,10 +108,14 @@ def run_cell(X_fit, y_fit, X_test, kind, repeat):
     missing = X_fit.dtype.kind == "f"
     if kind == "text":
         fit_in, test_in = as_text(X_fit), as_text(X_test)
-        # every column's values declared (as min_categories does for the integer codes): a value
-        # that no training row shows is still a category
-        values = [f"v{v}" for v in range(N_VALUES)]
-        steps = [OrdinalEncoder(categories=[values] * X_fit.shape[1])]
+        if missing:
+            # every column's values declared (as min_categories does for the integer codes): a value
+            # that no training row shows is still a category; the one value left, None, becomes NaN
+            values = [f"v{v}" for v in range(N_VALUES)]
+            steps = [OrdinalEncoder(categories=[values] * X_fit.shape[1], handle_unknown="use_encoded_value",
+                                    unknown_value=np.nan)]
+        else:
+            steps = [OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)]
     else:
         fit_in, test_in = X_fit, X_test
         steps = []
