@@ -111,12 +111,17 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _dominance_missing(self, codes):
         """Verdicts where values are missing (in training, or in these rows): ``alpha >
         critical_alpha`` from the exact profile over the observed values, once per distinct row
-        (a row's verdicts depend on its codes alone; the exact profile costs ~50 µs per row and
+        (a row's verdicts depend on its codes alone; the exact profile costs 25–45 µs per row and
         pair, so repeated rows of a real table are worth finding first)."""
         n_classes = len(self.tables_.classes)
-        distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
-        if distinct.shape[0] == codes.shape[0]:
+        # each row as one opaque value: np.unique on those is ~6x faster than with axis=0
+        rows = np.ascontiguousarray(codes)
+        keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        if first.size == codes.shape[0]:
             distinct, inverse = codes, None
+        else:
+            distinct = codes[first]
         dom = self.alpha > self._critical_alpha(distinct)
         dom[:, np.arange(n_classes), np.arange(n_classes)] = False
         return dom if inverse is None else dom[inverse.reshape(-1)]

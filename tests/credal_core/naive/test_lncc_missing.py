@@ -147,15 +147,18 @@ def test_dominance_with_missing_values_is_alpha_above_the_critical_level(include
 
 
 @pytest.mark.parametrize("include", [True, False])
-def test_repeated_rows_get_the_verdicts_of_their_distinct_row(include):
+@pytest.mark.parametrize("training_missing", [True, False])
+def test_repeated_rows_get_the_verdicts_of_their_distinct_row(include, training_missing):
     """Rows repeated in a table (as in real data): the verdicts of each copy are those of the row
-    alone and ``alpha > critical_alpha`` (the missing-values path solves each distinct row once)."""
+    alone and ``alpha > critical_alpha`` (the missing-values path solves each distinct row once),
+    with missing values in the training rows, or in the test rows only."""
     rng = np.random.default_rng(11)
     n, m = 300, 5
     y = rng.integers(0, 3, n)
     X = np.where(rng.random((n, m)) < 0.7, y[:, None], rng.integers(0, 3, (n, m))).astype(object)
-    X[rng.random((n, m)) < 0.15] = np.nan
-    model = _fit(X, y, include)
+    holes = rng.random((n, m)) < 0.15
+    model = _fit(np.where(holes, np.nan, X) if training_missing else X, y, include)
+    X[holes] = np.nan
     distinct = X[:12]
     copies = rng.integers(0, 12, 200)
     table = pd.DataFrame(distinct[copies])
