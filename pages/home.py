@@ -102,7 +102,7 @@ def live_example_section() -> None:
               help="Accuracy of NCC on the instances where it returns a single class.")
     c3.metric("NBC accuracy", percent(split["accuracy"]),
               help="Accuracy of the NBC (s = 1) on all test instances.")
-    c4.metric("NBC accuracy where NCC is indeterminate", percent(split["accuracy_indeterminate"]),
+    c4.metric("NBC accuracy on NCC's sets", percent(split["accuracy_indeterminate"]),
               help=f"Accuracy of the NBC on the {view['indeterminate']} test instances where NCC returns "
                    "two or more classes (— if there are none).")
     st.plotly_chart(set_size_figure(s), key="set_sizes")
