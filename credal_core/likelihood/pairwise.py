@@ -66,7 +66,8 @@ from scipy.special import expit, logit, xlogy
 
 from .._roots import increasing_root
 
-__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio"]
+__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio",
+           "side_logs"]
 
 _DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
 
@@ -129,7 +130,7 @@ def _wlog(w, x):
     return out
 
 
-def _sides(pc: PairCounts, idx, u, shift: float):
+def side_logs(pc: PairCounts, idx, u, shift: float):
     """log p_a, log p_b, log Λ_a, log Λ_b at ``u`` (any point of [u_min, u_max]).
 
     ``shift`` is 1 with the instance (b's argument is 1 - u) and 0 without it (b's is -u).
@@ -198,7 +199,7 @@ def _den_inv(den, d, x):
 
 def log_lik(pc, idx, u, include_instance=True):
     """Unnormalised log profile likelihood at ``u`` (``-inf`` where it is 0)."""
-    lpa, lpb, lam_a, lam_b = _sides(pc, idx, u, 1.0 if include_instance else 0.0)
+    lpa, lpb, lam_a, lam_b = side_logs(pc, idx, u, 1.0 if include_instance else 0.0)
     out = lam_a + lam_b
     if include_instance:
         out = out + np.logaddexp(lpa, lpb)
@@ -531,7 +532,7 @@ def _segment_sups(pc: PairCounts, shift: float, best, where):
         if rows.size == 0:
             continue
         u = end[rows]
-        lpa, lpb, lam_a, lam_b = _sides(pc, rows, u, shift)
+        lpa, lpb, lam_a, lam_b = side_logs(pc, rows, u, shift)
         lr = lpa - lpb
         c = -u if col == 0 else u - shift       # the free count c* (b's argument is shift - u)
         on = (lr >= 0) if col == 0 else (lr <= 0)

@@ -14,6 +14,7 @@ from ..likelihood.pairwise import (
     dominance_pairs,
     log_lik,
     ratio_root,
+    side_logs,
 )
 from ._lncc_kernels import certify
 
@@ -109,22 +110,43 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         return crit
 
     def _dominance_missing(self, codes):
-        """Verdicts where values are missing (in training, or in these rows): ``alpha >
-        critical_alpha`` from the exact profile over the observed values, once per distinct row
-        (a row's verdicts depend on its codes alone; the exact profile costs 25–45 µs per row and
-        pair, so repeated rows of a real table are worth finding first)."""
-        n_classes = len(self.tables_.classes)
+        """Verdicts where values are missing (in training, or in these rows), equal to ``alpha >
+        critical_alpha`` over the observed values, once per distinct row (a row's verdicts depend on
+        its codes alone, and real tables repeat rows).  Where r = 1 is reached outside [0, 1] the
+        verdicts are settled from u0 and L(u0) as for complete data (:func:`_settle_at_root`, its
+        end values evaluated exactly by :func:`_exact_pair_ends`); the rows it leaves, and those whose
+        profile continues along a free conditional (the segment of
+        :mod:`~credal_core.likelihood.pairwise`), get the exact critical levels (25–45 µs per row
+        and pair)."""
         # each row as one opaque value: np.unique on those is ~6x faster than with axis=0
         rows = np.ascontiguousarray(codes)
         keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
         _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         if first.size == codes.shape[0]:
-            distinct, inverse = codes, None
-        else:
-            distinct = codes[first]
-        dom = self.alpha > self._critical_alpha(distinct)
-        dom[:, np.arange(n_classes), np.arange(n_classes)] = False
-        return dom if inverse is None else dom[inverse.reshape(-1)]
+            return self._dominance_missing_rows(codes)
+        return self._dominance_missing_rows(codes[first])[inverse.reshape(-1)]
+
+    def _dominance_missing_rows(self, codes):
+        tables = self.tables_
+        shift = 1.0 if self.include_instance else 0.0
+        n_classes = len(tables.classes)
+        nc = tables.class_counts
+        dom = np.zeros((codes.shape[0], n_classes, n_classes), dtype=bool)
+        for a in range(n_classes):
+            for b in range(a + 1, n_classes):
+                pc = _pair_counts(tables, codes, a, b)
+                rest = np.flatnonzero(pc.seg1 | pc.seg2)
+                curve = np.flatnonzero(~(pc.seg1 | pc.seg2))
+                if curve.size:
+                    sub = pc.take(curve)
+                    ab, ba, known, _, _ = _settle_at_root(sub, _exact_pair_ends(sub, nc[a], nc[b], shift),
+                                                          np.log(self.alpha), shift)
+                    dom[curve, a, b], dom[curve, b, a] = ab, ba
+                    rest = np.concatenate([rest, curve[~known]])
+                if rest.size:
+                    crit_ab, crit_ba = critical_alpha_pairs(pc.take(rest), bool(shift))
+                    dom[rest, a, b], dom[rest, b, a] = self.alpha > crit_ab, self.alpha > crit_ba
+        return dom
 
     def _dominance(self, codes):
         """Certified verdicts, equal to ``alpha > critical_alpha`` without computing it.
@@ -517,6 +539,40 @@ def _pair_ends(sa, sb, shift):
     m_lo = np.maximum(ll0, ll1)
     return {"lr_ab": sa["lp0"] - sb["lp1"], "lr_ba": sb["lp0"] - sa["lp1"], "m_lo": m_lo,
             "m_up": np.maximum(upper, m_lo), "ll0": ll0, "ll1": ll1, "margin": margin}
+
+
+def _exact_pair_ends(pc, n_a, n_b, shift):
+    """:func:`_pair_ends` for the rows of ``pc`` (missing values allowed), from log p and log Λ of
+    both classes evaluated exactly at the arguments 0 and 1 (:func:`side_logs`).  With missing
+    values each feature's log Λ term c log(c + u) - n_j log(n_j + u) still decreases and each
+    factor of p still increases in u (see :mod:`~credal_core.likelihood.pairwise`), so the one-cell
+    bound of the maximum on [0, 1] holds as with complete data.  The rounding margin's scale sums
+    the sizes of every term added (at both arguments), with the slack of :func:`_end_values`."""
+    k = pc.n1.size
+    rows = np.arange(k)
+    lpa, lpb, lam_a, lam_b = side_logs(pc, rows, np.zeros(k), shift)        # b's argument: shift
+    sa = {"lp0": lpa, "lam0": lam_a, "n": float(n_a),
+          "scale": _term_sizes(pc.c1, pc.d1, pc.j1, pc.den1, pc.n1, pc.m1)}
+    sb = {"n": float(n_b), "scale": _term_sizes(pc.c2, pc.d2, pc.j2, pc.den2, pc.n2, pc.m2)}
+    if shift:
+        sb["lp1"], sb["lam1"] = lpb, lam_b
+        sa["lp1"], sb["lp0"], sa["lam1"], sb["lam0"] = side_logs(pc, rows, np.ones(k), shift)
+    else:
+        sb["lp0"], sb["lam0"] = lpb, lam_b
+    return _pair_ends(sa, sb, shift)
+
+
+def _term_sizes(c, d, j, den, n, m):
+    """Sum of the sizes of the terms of one class's log p and log Λ at the arguments 0 and 1 (each
+    weighted by its count plus one), plus (n + 2)(m + 1): the scale of the rounding margin."""
+    total = (n + 2.0) * (m + 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for u in (0.0, 1.0):
+            log_c, log_d, log_n = np.abs(np.log(c + u)), np.abs(np.log(d + u)), np.abs(np.log(n + u))
+            total = (total + np.where(j & np.isfinite(log_c), (c + 1.0) * log_c, 0.0).sum(axis=1)
+                     + np.where(den, (d + 1.0) * log_d, 0.0).sum(axis=1)
+                     + (n + 1.0) * (np.abs(1.0 - m) + 1.0) * log_n)
+    return total
 
 
 def _probe_sums(stats, hi, lo, nc, rows, lr0, ends, log_alpha, shift, tries=4):

@@ -170,6 +170,49 @@ def test_repeated_rows_get_the_verdicts_of_their_distinct_row(include, training_
     assert alone.sum() > 0 and (~alone[:, off]).sum() > 0     # some verdicts of each kind
 
 
+@pytest.mark.parametrize("include", [True, False])
+@pytest.mark.parametrize("seed, where", [(0, "training"), (1, "training"), (2, "test rows"), (3, "both")])
+def test_missing_values_settled_at_the_root_equal_the_critical_levels(monkeypatch, include, seed, where):
+    """The missing-values path settles most rows from u0 and L(u0) (``_settle_at_root`` with exactly
+    evaluated end values); every verdict equals ``alpha > critical_alpha`` (the exact profile), with
+    alpha at critical levels, one ulp either side, and a few fixed values."""
+    from credal_core.naive import lncc as lncc_module
+
+    settled = []
+    settle = lncc_module._settle_at_root
+
+    def spy(pc, ends, log_alpha, shift):
+        out = settle(pc, ends, log_alpha, shift)
+        settled.append(out[2])
+        return out
+
+    monkeypatch.setattr(lncc_module, "_settle_at_root", spy)
+    rng = np.random.default_rng(seed)
+    n, m = 500, int(rng.integers(4, 12))
+    y = rng.integers(0, 3, n)
+    noisy = rng.integers(0, 4, (n, m))
+    X = np.where(rng.random((n, m)) < 0.6, y[:, None] + rng.integers(0, 2, (n, m)), noisy).astype(object)
+    holes = rng.random((n, m)) < 0.12
+    train, test = X[:350].copy(), X[350:].copy()
+    if where in ("training", "both"):
+        train[holes[:350]] = np.nan
+    if where in ("test rows", "both"):
+        test[holes[350:]] = np.nan
+    model = _fit(train, y[:350], include)
+    test = pd.DataFrame(test)
+    crit = model.critical_alpha(test)
+    off = ~np.eye(3, dtype=bool)
+    levels = crit[:, off][(crit[:, off] > 0) & (crit[:, off] < 1)]
+    alphas = [0.05, 0.5, 0.75, 0.95]
+    for level in rng.choice(levels, 3):
+        alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0))]
+    for alpha in alphas:
+        settled.clear()
+        dom = model.set_params(alpha=alpha).dominance(test)
+        assert np.array_equal(dom[:, off], (alpha > crit)[:, off]), alpha
+    assert settled and np.concatenate(settled).mean() > 0.5
+
+
 def test_complete_counts_given_explicitly_change_nothing():
     rng = np.random.default_rng(0)
     n1, n2 = 30.0, 25.0
