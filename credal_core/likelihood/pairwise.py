@@ -64,6 +64,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit, xlogy
 
+from .._compiled import compiled_kernel, numba_enabled
 from .._roots import increasing_root
 
 __all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio",
@@ -83,11 +84,13 @@ class PairCounts:
     def __init__(self, n1, c1, n2, c2, d1=None, d2=None, missing=None):
         self.n1 = np.asarray(n1, float)
         self.n2 = np.asarray(n2, float)
-        self.c1 = np.atleast_2d(np.asarray(c1, float))
-        self.c2 = np.atleast_2d(np.asarray(c2, float))
+        self.c1 = np.ascontiguousarray(np.atleast_2d(np.asarray(c1, float)))
+        self.c2 = np.ascontiguousarray(np.atleast_2d(np.asarray(c2, float)))
         full = d1 is None and d2 is None and missing is None
-        self.d1 = self.n1[:, None] + 0 * self.c1 if d1 is None else np.atleast_2d(np.asarray(d1, float))
-        self.d2 = self.n2[:, None] + 0 * self.c2 if d2 is None else np.atleast_2d(np.asarray(d2, float))
+        self.d1 = self.n1[:, None] + 0 * self.c1 if d1 is None else np.ascontiguousarray(
+            np.atleast_2d(np.asarray(d1, float)))
+        self.d2 = self.n2[:, None] + 0 * self.c2 if d2 is None else np.ascontiguousarray(
+            np.atleast_2d(np.asarray(d2, float)))
         seen = np.ones(self.c1.shape, bool) if missing is None else ~np.atleast_2d(np.asarray(missing, bool))
         # features whose count equals their sample size contribute the factor 1 (0/0 = 1), and so
         # does a missing test value
@@ -169,6 +172,13 @@ def _den_terms(pc, idx, u, v):
 
 def log_ratio(pc, idx, u, shift):
     """log r(u), its derivative, and the size of the summed terms (interior points)."""
+    if pc.has_den and numba_enabled():
+        # missing training values (the exact route of every row): one compiled pass per row
+        # instead of ~20 array passes; the same terms, summed in feature order
+        out = np.empty((3, len(idx)))
+        _log_ratio_rows(pc.n1, pc.m1, pc.c1, pc.j1, pc.den1, pc.d1, pc.n2, pc.m2, pc.c2, pc.j2, pc.den2,
+                        pc.d2, np.asarray(idx, dtype=np.int64), np.asarray(u, dtype=float), float(shift), out)
+        return out[0], out[1], out[2]
     v = shift - u
     n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
     j1, j2 = pc.j1[idx], pc.j2[idx]
@@ -190,6 +200,43 @@ def log_ratio(pc, idx, u, shift):
             scale = scale + np.abs(da) + np.abs(db)
             d = d - _den_inv(pc.den1[idx], pc.d1[idx], u) - _den_inv(pc.den2[idx], pc.d2[idx], v)
     return value, d, scale
+
+
+@compiled_kernel(error_model="numpy")
+def _log_ratio_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
+    """:func:`log_ratio` row by row: out[0] log r, out[1] its derivative, out[2] the terms' size,
+    for the rows ``idx`` of the pair counts at ``u`` (log 0 = -inf and 1/0 = inf, as numpy)."""
+    k = c1.shape[1]
+    for i in range(idx.shape[0]):
+        r = idx[i]
+        x = u[i]
+        v = shift - x
+        w1 = 1.0 - m1[r]
+        w2 = 1.0 - m2[r]
+        a1 = 0.0 if w1 == 0.0 else w1 * np.log(n1[r] + x)          # xlogy: 0 log 0 = 0
+        b1 = 0.0 if w2 == 0.0 else w2 * np.log(n2[r] + v)
+        la = lb = size = da = db = 0.0
+        slope = w1 / (n1[r] + x) + w2 / (n2[r] + v)
+        for j in range(k):
+            if j1[r, j]:
+                t = np.log(c1[r, j] + x)
+                la += t
+                size += abs(t)
+                slope += 1.0 / (c1[r, j] + x)
+            if j2[r, j]:
+                t = np.log(c2[r, j] + v)
+                lb += t
+                size += abs(t)
+                slope += 1.0 / (c2[r, j] + v)
+            if den1[r, j]:
+                da += np.log(d1[r, j] + x)
+                slope -= 1.0 / (d1[r, j] + x)
+            if den2[r, j]:
+                db += np.log(d2[r, j] + v)
+                slope -= 1.0 / (d2[r, j] + v)
+        out[0, i] = a1 + la - b1 - lb - da + db
+        out[1, i] = slope
+        out[2, i] = abs(a1) + abs(b1) + size + abs(da) + abs(db)
 
 
 def _den_inv(den, d, x):
