@@ -138,6 +138,12 @@ def side_logs(pc: PairCounts, idx, u, shift: float):
 
     ``shift`` is 1 with the instance (b's argument is 1 - u) and 0 without it (b's is -u).
     """
+    if pc.has_den and numba_enabled():
+        # missing training values: one compiled pass per row (see log_ratio)
+        out = np.empty((4, len(idx)))
+        _side_logs_rows(pc.n1, pc.m1, pc.c1, pc.j1, pc.den1, pc.d1, pc.n2, pc.m2, pc.c2, pc.j2, pc.den2,
+                        pc.d2, np.asarray(idx, dtype=np.int64), np.asarray(u, dtype=float), float(shift), out)
+        return out[0], out[1], out[2], out[3]
     n1, n2 = pc.n1[idx], pc.n2[idx]
     m1, m2 = pc.m1[idx], pc.m2[idx]
     v = shift - u
@@ -200,6 +206,48 @@ def log_ratio(pc, idx, u, shift):
             scale = scale + np.abs(da) + np.abs(db)
             d = d - _den_inv(pc.den1[idx], pc.d1[idx], u) - _den_inv(pc.den2[idx], pc.d2[idx], v)
     return value, d, scale
+
+
+@compiled_kernel(error_model="numpy")
+def _side_logs_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
+    """:func:`side_logs` row by row: out[0..3] = log p_a, log p_b, log Λ_a, log Λ_b for the rows
+    ``idx`` at ``u`` (0 log 0 = 0; log 0 = -inf, as numpy)."""
+    k = c1.shape[1]
+    for i in range(idx.shape[0]):
+        r = idx[i]
+        x = u[i]
+        v = shift - x
+        w1 = 1.0 - m1[r]
+        w2 = 1.0 - m2[r]
+        log_n1, log_n2 = np.log(n1[r] + x), np.log(n2[r] + v)
+        lpa = 0.0 if w1 == 0.0 else w1 * log_n1
+        lpb = 0.0 if w2 == 0.0 else w2 * log_n2
+        lam_a = 0.0 if n1[r] * w1 == 0.0 else n1[r] * w1 * log_n1
+        lam_b = 0.0 if n2[r] * w2 == 0.0 else n2[r] * w2 * log_n2
+        la = lb = wa = wb = da = db = wda = wdb = 0.0
+        for j in range(k):
+            if j1[r, j]:
+                t = np.log(c1[r, j] + x)
+                la += t
+                if c1[r, j] > 0.0:
+                    wa += c1[r, j] * t
+            if j2[r, j]:
+                t = np.log(c2[r, j] + v)
+                lb += t
+                if c2[r, j] > 0.0:
+                    wb += c2[r, j] * t
+            if den1[r, j]:
+                t = np.log(d1[r, j] + x)
+                da += t
+                wda += d1[r, j] * t
+            if den2[r, j]:
+                t = np.log(d2[r, j] + v)
+                db += t
+                wdb += d2[r, j] * t
+        out[0, i] = lpa + la - da
+        out[1, i] = lpb + lb - db
+        out[2, i] = lam_a + wa - wda
+        out[3, i] = lam_b + wb - wdb
 
 
 @compiled_kernel(error_model="numpy")

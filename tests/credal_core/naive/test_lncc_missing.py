@@ -215,10 +215,11 @@ def test_missing_values_settled_at_the_root_equal_the_critical_levels(monkeypatc
 
 @pytest.mark.parametrize("shift", [1.0, 0.0])
 def test_compiled_log_ratio_equals_numpy_with_missing_training_values(monkeypatch, shift):
-    """The compiled log r (used by every exact root with missing training values) against the numpy
-    expression: value, derivative and size at random interior points of 600 rows' domains."""
+    """The compiled log r and log p, log Λ of both classes (used by every exact route with missing
+    training values) against the numpy expressions: log r's value, derivative and size, and the four
+    side logs, at random interior points of 600 rows' domains and at the ends u = 0 and 1."""
     from credal_core._compiled import numba_enabled
-    from credal_core.likelihood.pairwise import log_ratio
+    from credal_core.likelihood.pairwise import log_ratio, side_logs
     from credal_core.naive.lncc import _pair_counts as lncc_pair_counts
 
     if not numba_enabled():
@@ -240,9 +241,13 @@ def test_compiled_log_ratio_equals_numpy_with_missing_training_values(monkeypatc
     for flag in ("0", "1"):
         monkeypatch.setenv("CREDAL_NUMBA", flag)
         got[flag] = log_ratio(pc, idx, u[idx], shift)
+        got[flag] += side_logs(pc, idx, u[idx], shift)
+        for end in (0.0, 1.0):
+            got[flag] += side_logs(pc, idx, np.full(idx.size, end), shift)
+    assert len(got["0"]) == 3 + 4 * 3
     for want, have in zip(got["0"], got["1"]):
-        assert np.all(np.isfinite(want))
         np.testing.assert_allclose(have, want, rtol=1e-12, atol=1e-12)
+    assert np.all(np.isfinite(got["0"][3]))
 
 
 def test_complete_counts_given_explicitly_change_nothing():
