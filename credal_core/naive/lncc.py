@@ -112,9 +112,10 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     def _dominance_missing(self, codes):
         """Verdicts where values are missing (in training, or in these rows), equal to ``alpha >
         critical_alpha`` over the observed values, once per distinct row (a row's verdicts depend on
-        its codes alone, and real tables repeat rows).  Where r = 1 is reached outside [0, 1] the
-        verdicts are settled from u0 and L(u0) as for complete data (:func:`_settle_at_root`, its
-        end values evaluated exactly by :func:`_exact_pair_ends`); the rows it leaves, and those whose
+        its codes alone, and real tables repeat rows).  The verdicts are settled from u0 (r(u0) = 1)
+        and L(u0) wherever that decides them, as for complete data (:func:`_settle_at_root`: u0
+        outside [0, 1] with L(u0) clear of α max L, or u0 inside with L(u0) above it; the end values
+        evaluated exactly by :func:`_exact_pair_ends`); the rows it leaves, and those whose
         profile continues along a free conditional (the segment of
         :mod:`~credal_core.likelihood.pairwise`), get the exact critical levels (25–45 µs per row
         and pair)."""
@@ -569,9 +570,10 @@ def _term_sizes(c, d, j, den, n, m):
     with np.errstate(divide="ignore", invalid="ignore"):
         for u in (0.0, 1.0):
             log_c, log_d, log_n = np.abs(np.log(c + u)), np.abs(np.log(d + u)), np.abs(np.log(n + u))
+            # a class without rows (declared only) has log n = -inf at 0 and a term 0 log 0 = 0
             total = (total + np.where(j & np.isfinite(log_c), (c + 1.0) * log_c, 0.0).sum(axis=1)
                      + np.where(den, (d + 1.0) * log_d, 0.0).sum(axis=1)
-                     + (n + 1.0) * (np.abs(1.0 - m) + 1.0) * log_n)
+                     + np.where(np.isfinite(log_n), (n + 1.0) * (np.abs(1.0 - m) + 1.0) * log_n, 0.0))
     return total
 
 

@@ -204,13 +204,29 @@ def test_missing_values_settled_at_the_root_equal_the_critical_levels(monkeypatc
     off = ~np.eye(3, dtype=bool)
     levels = crit[:, off][(crit[:, off] > 0) & (crit[:, off] < 1)]
     alphas = [0.05, 0.5, 0.75, 0.95]
-    for level in rng.choice(levels, 3):
-        alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0))]
+    for level in rng.choice(levels, 3):       # on the level, one ulp and just outside the margin
+        alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0)),
+                   float(level) * (1 + 1e-6), float(level) * (1 - 1e-6)]
     for alpha in alphas:
         settled.clear()
         dom = model.set_params(alpha=alpha).dominance(test)
         assert np.array_equal(dom[:, off], (alpha > crit)[:, off]), alpha
     assert settled and np.concatenate(settled).mean() > 0.5
+    # the bracket of the maximum that the settling compares L(u0) with holds its maximum
+    if include:
+        from credal_core.likelihood.pairwise import profile_maxima
+        from credal_core.naive.lncc import _exact_pair_ends, _pair_counts
+
+        codes = model._encode(test)
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            pc = _pair_counts(model.tables_, codes, a, b)
+            curve = np.flatnonzero(~(pc.seg1 | pc.seg2))
+            sub = pc.take(curve)
+            nc = model.tables_.class_counts
+            ends = _exact_pair_ends(sub, nc[a], nc[b], 1.0)
+            top = profile_maxima(sub)[0].max(axis=1)
+            assert np.all(ends["m_lo"] <= top + 1e-9 * np.abs(top))
+            assert np.all(top <= ends["m_up"] + 1e-9 * np.abs(top))
 
 
 @pytest.mark.parametrize("shift", [1.0, 0.0])
@@ -244,10 +260,30 @@ def test_compiled_log_ratio_equals_numpy_with_missing_training_values(monkeypatc
         got[flag] += side_logs(pc, idx, u[idx], shift)
         for end in (0.0, 1.0):
             got[flag] += side_logs(pc, idx, np.full(idx.size, end), shift)
-    assert len(got["0"]) == 3 + 4 * 3
+        for end in (pc.u_min, top):                          # the domain's ends: log 0, 1/0
+            got[flag] += log_ratio(pc, idx, end[idx], shift)
+    assert len(got["0"]) == 3 + 4 * 3 + 3 * 2
     for want, have in zip(got["0"], got["1"]):
         np.testing.assert_allclose(have, want, rtol=1e-12, atol=1e-12)
     assert np.all(np.isfinite(got["0"][3]))
+
+
+@pytest.mark.parametrize("include", [True, False])
+def test_missing_values_with_a_declared_class_without_rows(include):
+    """A class declared at fit but absent from the data, with missing values: every verdict equals
+    ``alpha > critical_alpha``, and the other pairs are still settled at the root."""
+    rng = np.random.default_rng(4)
+    n, m = 300, 6
+    y = rng.integers(0, 3, n)
+    X = np.where(rng.random((n, m)) < 0.6, y[:, None], rng.integers(0, 3, (n, m))).astype(object)
+    X[rng.random((n, m)) < 0.1] = np.nan
+    model = LNCC(include_instance=include).fit(pd.DataFrame(X[:200]), y[:200], classes=[0, 1, 2, 3])
+    test = pd.DataFrame(X[200:])
+    crit = model.critical_alpha(test)
+    off = ~np.eye(4, dtype=bool)
+    for alpha in (0.1, 0.5, 0.9):
+        dom = model.set_params(alpha=alpha).dominance(test)
+        assert np.array_equal(dom[:, off], (alpha > crit)[:, off]), alpha
 
 
 def test_complete_counts_given_explicitly_change_nothing():
