@@ -31,7 +31,13 @@ import warnings
 from collections.abc import Callable
 from types import CodeType, FunctionType
 
-__all__ = ["compiled_kernel", "numba_enabled"]
+__all__ = ["HELPER_OPTIONS", "compiled_kernel", "numba_enabled"]
+
+# Options of a helper kernel called from compiled code only (``@compiled_kernel(**HELPER_OPTIONS)``):
+# compiled once and called, not inlined; no Python or C wrapper and no reference counting (it
+# allocates nothing); its machine code lives in its callers' cache.
+HELPER_OPTIONS = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper": True,
+                  "_nrt": False, "cache": False}
 
 
 @functools.cache
@@ -66,8 +72,8 @@ class compiled_kernel:
     closures at every call site, which multiplies the compile time of a large kernel).  numba's cache
     does not notice a change in a called kernel alone: keep such kernels in the caller's file, whose
     every change invalidates the cache.  A helper called from compiled code only may take
-    ``no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=False`` (its machine code is in its
-    callers' cache; it cannot then be called from Python with numba on).
+    ``no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=False`` (:data:`HELPER_OPTIONS`; its
+    machine code is in its callers' cache; it cannot then be called from Python with numba on).
     """
 
     def __init__(self, function: Callable | None = None, **options) -> None:

@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from .._compiled import compiled_kernel
+from .._compiled import HELPER_OPTIONS, compiled_kernel
 
 __all__ = ["KERNEL_MAX_TABLE_BYTES", "PRODUCT_FLOOR", "pair_counts", "log_joint_ckn",
            "training_log_likelihoods", "log_pooled", "bma_dominance_rows", "comp_dominance_rows"]
@@ -85,9 +85,6 @@ def log_joint_ckn(tt, idx, out):
                 out[c, j, i] = acc[j, c]
 
 
-# Helpers called from compiled code only (compiled once each, no Python wrapper; they allocate nothing).
-_HELPER = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False,
-           "cache": False}
 # The in-sample pass multiplies probabilities while every class's product of a SPODE stays at or
 # above this (the factors are probabilities, at most 1, so no partial product is then subnormal);
 # below it (underflow on very wide data, or a zero probability) the SPODE is evaluated on that row
@@ -95,7 +92,7 @@ _HELPER = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper
 PRODUCT_FLOOR = 1e-250
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _log_posterior_of(tt, slots, j, yi, acc):
     """SPODE j's log posterior of class ``yi`` on one row in log space, with the numpy path's
     operations: the joint is 0.0 plus the log cells in feature order, the log-sum-exp shifted by the

@@ -40,7 +40,7 @@ import math
 
 import numpy as np
 
-from .._compiled import compiled_kernel
+from .._compiled import HELPER_OPTIONS, compiled_kernel
 
 __all__ = ["certify", "kernel_tables"]
 
@@ -52,10 +52,7 @@ _MAX_CELLS = 48     # cells of the branch and bound per interval before a row is
 # sums 0..10, the coefficients G, W, D, F (Q each) and the terms of :func:`_point`
 _G, _W, _D, _F = 11, 11 + _Q, 11 + 2 * _Q, 11 + 3 * _Q
 _LP, _LK, _LAM, _EG, _EW = 11 + 4 * _Q, 12 + 4 * _Q, 13 + 4 * _Q, 14 + 4 * _Q, 15 + 4 * _Q
-# the helpers of :func:`_certify_rows`: compiled once each, called (not inlined) from compiled code
-# only, without reference counting (they allocate nothing)
-_HELPER = {"error_model": "numpy", "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False,
-           "cache": False}
+# the helpers of :func:`_certify_rows` take HELPER_OPTIONS (see :mod:`credal_core._compiled`)
 
 
 def kernel_tables(tables, shift: bool):
@@ -119,7 +116,7 @@ def _work_arrays(n_classes):
             np.zeros(2), np.zeros(_Q + 1))
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _point(u, shift, z, sd):
     # at u (a's argument u, b's shift - u): lr_lo, lr_hi, L_lo, L_hi, lr (centre), its slope,
     # lr without the zero counts' log terms and the error bound of lr; NaN where out of reach
@@ -176,7 +173,7 @@ def _point(u, shift, z, sd):
     return lr - er, lr + er, ll - el, ll + el, lr, slope, sd[0, _LP] - sd[1, _LP], er
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _lr_point(u, shift, z, sd):
     # the centre of log r at u, its slope and error bound (Newton steps; NaN: out of reach)
     inf = np.inf
@@ -215,7 +212,7 @@ def _lr_point(u, shift, z, sd):
     return lr, slope, er
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _psi_of(u, lr_lo, lr_hi, l_lo, l_hi, smooth, er, sd):
     # with the instance, u in [0, 1]: lr_lo, lr_hi, L_lo, L_hi and the bounds of
     # ψ = log r - logit u (with its limits at the ends) from the values of ``point`` at u
@@ -240,13 +237,13 @@ def _psi_of(u, lr_lo, lr_hi, l_lo, l_hi, smooth, er, sd):
     return lr_lo, lr_hi, l_lo, l_hi, p_lo, p_hi
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _put(u, shift, z, sd):
     r = _point(u, shift, z, sd)
     return _psi_of(u, r[0], r[1], r[2], r[3], r[6], r[7], sd)
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _dpsi(u1, u2, z, sd):
     # bounds of ψ' = D_a(u) + D_b(1 - u) + (k_a - 1)/u + (k_b - 1)/(1 - u) on [u1, u2] (with
     # the instance): each class's sum_j 1/(c_j + x) decreases in x; its class term
@@ -290,7 +287,7 @@ def _dpsi(u1, u2, z, sd):
     return lo, hi
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _rslope(u1, u2, z, sd):
     # upper bound of (log r)' = D_a(u) + D_b(1 - u) + k_a/u + k_b/(1 - u) on [u1, u2] in [0, 1]
     inf = np.inf
@@ -317,7 +314,7 @@ def _rslope(u1, u2, z, sd):
     return hi
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _lr_solve(a, b, x, shift, z, sd, ends):  # noqa: C901
     # [ul, uh] with certified log r(ul) < 0 < log r(uh) inside [a, b], whose ends are certified
     # already: safeguarded Newton on the centre values from x, then a bracket around the result;
@@ -364,7 +361,7 @@ def _lr_solve(a, b, x, shift, z, sd, ends):  # noqa: C901
     return 0.0, 0.0, False
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _psi_solve(u1, u2, shift, z, sd, found):  # noqa: C901
     # bracket [ul, uh] of the root of a decreasing ψ on [u1, u2] (ψ(u1) > 0 > ψ(u2) certified)
     # with certified ψ(ul) > 0 > ψ(uh): (ul, uh, ok).  Newton in w = logit u, where ψ is
@@ -424,7 +421,7 @@ def _psi_solve(u1, u2, shift, z, sd, found):  # noqa: C901
     return 0.0, 0.0, False
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _max_on(lo, hi, i_lo, i_hi, shift, z, sd, ends, found, stack):  # noqa: C901
     # bounds (M_lo, M_hi, ok) of max log L on [lo, hi] in [0, 1], by branch and bound on ψ;
     # rows i_lo and i_hi of ``ends`` hold the values of ``point`` at lo and hi
@@ -555,7 +552,7 @@ def _max_on(lo, hi, i_lo, i_hi, shift, z, sd, ends, found, stack):  # noqa: C901
     return m_lo, m_hi, True
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _mode_bounds(w, d_hi, shift, z, sd):
     # where ψ decreases on [0, 1] (slope at most d_hi < 0) with its root û inside: bounds of
     # max L = L(û) from a point v near û (Newton steps in w = logit u from w).  |û - v| is at
@@ -586,7 +583,7 @@ def _mode_bounds(w, d_hi, shift, z, sd):
     return r[2], r[3] + max(d_hi + curv, 0.0) * dist * dist, True
 
 
-@compiled_kernel(**_HELPER)
+@compiled_kernel(**HELPER_OPTIONS)
 def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, ispan,  # noqa: C901
                   s_lo, s_hi):
     # (known, a over b, b over a) for the pair in sd
