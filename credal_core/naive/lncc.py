@@ -533,7 +533,7 @@ def _pair_ends(sa, sb, shift):
         ll1 = sa["lam1"] + sb["lam0"] + np.logaddexp(sa["lp1"], sb["lp0"])
     # On [0, 1]: G_a = log Λ_a - n_a log(n_a + u) decreases, G_b (at 1 - u) increases, p_a and
     # p_b(1 - u) move apart, and the class terms' sum is at most its value at n_a / (n_a + n_b)
-    # (see ``_profile._cell_ends``).
+    # (see ``credal_core.likelihood.pairwise._cell_ends``).
     na, nb = sa["n"], sb["n"]
     upper = (sa["lam0"] - xlogy(na, na) + sb["lam0"] - xlogy(nb, nb)
              + class_terms_max(na, nb, 0.0, 1.0) + np.logaddexp(sa["lp1"], sb["lp1"]))
