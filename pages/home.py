@@ -4,50 +4,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
-from app_support.data import load_sample
-from app_support.figures import set_size_bar
+from app_support.cache_home import N_TRAIN, S_GRID, live_example, set_size_figure
 from app_support.page import page_setup, sync
 from app_support.url_state import Number, UrlState
-from credal_core import NCC, NaiveBayes
-from credal_core.metrics import credal_scores, precise_accuracy_split
 
-SAMPLE = "synthetic_nb"
-N_TRAIN = 200  # train on the first 200 rows, test on the last 100
-S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 101))     # every value of the slider
 STATE = UrlState(Number("s", 2.0, S_GRID[0], S_GRID[-1], step=0.1))
-
-
-@st.cache_resource(show_spinner=False)
-def live_example() -> dict[float, dict]:
-    """The live example at every s of the slider, computed once for all sessions (one NCC fit, 100
-    predictions): the credal sets, the indicators and the NBC's accuracy where the NCC hesitates."""
-    X, y = load_sample(SAMPLE)
-    codes = np.column_stack([pd.factorize(X[c])[0] for c in X.columns])   # the NCC reads integer codes
-    y_true = y.to_numpy()[N_TRAIN:]                                         # fastest (a lookup table)
-    nbc_pred = NaiveBayes(s=1.0).fit(X.iloc[:N_TRAIN], y.iloc[:N_TRAIN]).predict(X.iloc[N_TRAIN:])
-    ncc = NCC(s=S_GRID[0]).fit(codes[:N_TRAIN], y.to_numpy()[:N_TRAIN])
-    views = {}
-    for s in S_GRID:
-        sets = np.asarray(ncc.set_params(s=s).predict_set(codes[N_TRAIN:]), dtype=bool)
-        column = {label: j for j, label in enumerate(ncc.classes_.tolist())}
-        views[s] = {"sets": sets, "scores": credal_scores(y_true, sets, ncc.classes_),
-                    "split": precise_accuracy_split(y_true, nbc_pred, sets, ncc.classes_),
-                    "indeterminate": int((sets.sum(axis=1) > 1).sum()),
-                    "contains_truth": np.array([lab in column and bool(sets[i, column[lab]])
-                                                for i, lab in enumerate(y_true)])}
-    return views
-
-
-@st.cache_resource(show_spinner=False, max_entries=len(S_GRID))
-def set_size_figure(s: float):
-    """The bar chart at ``s``, built once and shared (read only)."""
-    view = live_example()[s]
-    return set_size_bar(view["sets"], view["contains_truth"],
-                        title=f"Size of the NCC set on each of the {len(view['sets'])} test instances")
 
 
 def percent(x: float) -> str:

@@ -62,7 +62,7 @@ def test_shared_link_sets_the_slider_and_the_view():
     default.slider(key="home_s").set_value(7.5).run()   # the same view as the link's
     assert dict(default.query_params) == {"s": "7.5"}
     assert [m.value for m in default.metric] == [m.value for m in at.metric]
-    # the page's shared grid (integer codes, one fit) gives what an NCC fitted on the text gives
+    # the page's shared grid (one NCC fit, its s moved) gives what an NCC fitted at s = 7.5 gives
     X, y = load_sample("synthetic_nb")
     sets = NCC(s=7.5).fit(X.iloc[:200], y.iloc[:200]).predict_set(X.iloc[200:])
     assert metric(at, "NCC determinacy") == f"{100 * (sets.sum(axis=1) == 1).mean():.0f}%"
