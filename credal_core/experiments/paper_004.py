@@ -3,7 +3,9 @@
 Protocol (004 Example 1 and §5): 100 random 70/30 training/test splits
 (:func:`~credal_core.resampling.repeated_holdout`, seeded; unstratified by default, as the
 paper's "randomly split"); on each split C1, C2 and the selectors (Euclidean and Chebyshev) are
-learned on the training part and scored on the test part; accuracies are averaged over the splits.
+learned on the training part and scored on the test part.  Accuracies are aggregated by the
+engine's one rule (:func:`.engine.summarise`): the mean over the splits, with its standard
+deviation over the splits (ddof 1) and the number of splits; no pooled figure is reported.
 The feature subsets are fixed beforehand (004 chose them once per data set by SFS, Table 1), so the
 same C1 and C2 are used on every split.  Everything returns tidy pandas DataFrames.
 """
@@ -26,7 +28,7 @@ from ..selection.threshold import (
     resolve_features,
     selector_hits,
 )
-from .engine import FoldTask, make_splits, run_folds
+from .engine import FoldTask, make_splits, run_folds, summarise
 
 __all__ = ["accuracy_vs_k", "comparison_table", "PAPER_FIG3_BALLOONS", "PAPER_TABLE2", "CLASSIFIERS"]
 
@@ -97,9 +99,12 @@ def accuracy_vs_k(X, y, *, features_1, features_2, ks=DEFAULT_K_GRID, n_repeats:
 
     Returns
     -------
-    DataFrame, tidy: one row per (``classifier``, ``k``) with ``accuracy`` (mean over the splits),
-    ``std`` (its standard deviation over the splits) and ``n_runs``.  C1 and C2 do not depend on k;
-    their rows repeat the same value for every k so the four curves plot alike.
+    DataFrame, tidy: one row per (``classifier``, ``k``), in the order C1, C2, selector (Euclidean),
+    selector (Chebyshev) and increasing ``k``, with ``accuracy`` (mean over the splits), ``std`` (its
+    sample standard deviation over the splits, ddof 1; NaN with one split) and ``n_runs`` (the number
+    of splits) — :func:`.engine.summarise`'s ``accuracy_mean``, ``accuracy_std`` and
+    ``accuracy_runs``.  C1 and C2 do not depend on k; their rows repeat the same value for every k so
+    the four curves plot alike.
     """
     data, cols = _prepare(X, y, features_1, features_2)
     ks = np.array(sorted(set(int(k) for k in ks)))
@@ -108,10 +113,8 @@ def accuracy_vs_k(X, y, *, features_1, features_2, ks=DEFAULT_K_GRID, n_repeats:
     protocol = _Protocol(cols, ks, training_thresholds, n_folds, seed)
     runs = run_folds(_fixed_k_fold, data, _splits(data.labels, n_repeats, test_size, stratify, seed),
                      protocol, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    grouped = runs.groupby(["classifier", "k"], sort=False)["accuracy"]
-    # the spread over splits is the population sd (ddof 0), as before the engine existed
-    out = pd.DataFrame({"accuracy": grouped.mean(), "std": grouped.std(ddof=0),
-                        "n_runs": grouped.count()}).reset_index()
+    out = summarise(runs, ["classifier", "k"], ["accuracy"]).rename(
+        columns={"accuracy_mean": "accuracy", "accuracy_std": "std", "accuracy_runs": "n_runs"})
     return out[["classifier", "k", "accuracy", "std", "n_runs"]]
 
 
@@ -167,8 +170,9 @@ def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, pro
     Returns
     -------
     DataFrame with columns ``data set``, ``source`` ("ours" or "004 Table 2"), one accuracy column
-    per classifier (:data:`CLASSIFIERS`), ``features C1``, ``features C2`` and ``median k`` (the
-    median over runs of the k chosen by CV, Euclidean / Chebyshev).
+    per classifier (:data:`CLASSIFIERS`; ours is the mean over the splits, :func:`.engine.summarise`),
+    ``features C1``, ``features C2`` and ``median k`` (the median over runs of the k chosen by CV,
+    Euclidean / Chebyshev; a description of the choices, not an indicator).
     """
     rows = []
     total = n_repeats * len(datasets)
@@ -176,7 +180,7 @@ def comparison_table(datasets: dict, *, n_repeats: int = 100, seed: int = 0, pro
         step = None if progress is None else (lambda done, _, i=i: progress(i * n_repeats + done, total))
         runs = holdout_with_cv_k(X, y, features_1=f1, features_2=f2, n_repeats=n_repeats, seed=seed,
                                  progress=step, **protocol)
-        mean = runs.groupby("classifier")["accuracy"].mean()
+        mean = summarise(runs, ["classifier"], ["accuracy"]).set_index("classifier")["accuracy_mean"]
         k = runs.groupby("classifier")["k"].median()
         common = {"features C1": ", ".join(map(str, f1)), "features C2": ", ".join(map(str, f2))}
         rows.append({"data set": name, "source": "ours", **{c: float(mean[c]) for c in CLASSIFIERS},
