@@ -6,6 +6,10 @@ The base classes own the public methods; concrete classifiers fill small hooks:
   subclasses implement ``_joint_log_likelihood(codes)`` for the precise path.
 * :class:`CredalClassifierMixin` — ``dominance`` → maximality → ``predict_set``, one path for every
   credal classifier; subclasses implement ``_dominance(codes)``.
+
+Other modules never call the hooks: they use the public methods, which delegate to them
+(``encode``, ``joint_log_likelihood_codes``, ``dominance_codes`` for integer codes already encoded
+by the model, as the evaluation engine and the threshold selector hold them).
 """
 from __future__ import annotations
 
@@ -160,6 +164,29 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
     def _validate_params(self):
         """Hook: check hyper-parameters (called at fit time, as scikit-learn does)."""
 
+    def encode(self, X) -> np.ndarray:
+        """The model's integer codes of ``X``: what the ``*_codes`` methods take.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n, m)
+            Categorical instances with the training features.
+
+        Returns
+        -------
+        ndarray of int, shape (n, m)
+            ``codes[i, j]`` indexes ``tables_.categories[j]``; :data:`~credal_core.data.counts.UNSEEN`
+            marks a value unseen in training, :data:`~credal_core.data.counts.MISSING` a missing one.
+
+        Raises
+        ------
+        NotFittedError
+            Before ``fit``.
+        ValueError
+            If the model has a single class, or ``X`` does not match the training features.
+        """
+        return self._encode(X)
+
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "tables_")
         if len(self.classes_) < 2:
@@ -171,6 +198,25 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         """Hook: log P(c, x) up to a constant, shape (C, n)."""
         raise NotImplementedError
+
+    def joint_log_likelihood_codes(self, codes: np.ndarray) -> np.ndarray:
+        """Joint log-likelihood ``log P(c, x)`` (up to a constant) of instances already encoded.
+
+        The precise path's scores: ``predict`` is their argmax over classes.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n, m)
+            Integer codes in this model's tables (:meth:`encode`, or
+            :meth:`CountTables.from_codes`'s coding for a model fitted with :meth:`fit_counts`).
+
+        Returns
+        -------
+        ndarray of float, shape (C, n)
+            Classes in ``classes_`` order along axis 0.
+        """
+        check_is_fitted(self, "tables_")
+        return self._joint_log_likelihood(codes)
 
     def _log_proba(self, codes: np.ndarray) -> np.ndarray:
         jll = self._joint_log_likelihood(codes).T
@@ -210,8 +256,27 @@ class CredalClassifierMixin:
         """Hook: bool (n, C, C), ``[i, a, b]`` true iff class a dominates class b."""
         raise NotImplementedError
 
+    def dominance_codes(self, codes: np.ndarray) -> np.ndarray:
+        """Pairwise dominance (n, C, C) of instances already encoded by this model.
+
+        :meth:`dominance` without the encoding (and without blocks of rows): for callers that hold
+        integer codes, such as the evaluation engine.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n, m)
+            Integer codes in this model's tables (:meth:`encode`).
+
+        Returns
+        -------
+        ndarray of bool, shape (n, C, C)
+            ``[i, a, b]`` is true iff class ``a`` dominates class ``b``; the diagonal is false.
+        """
+        check_is_fitted(self)
+        return without_self_dominance(self._dominance(codes))
+
     def _dominance_of(self, X) -> np.ndarray:
-        return without_self_dominance(self._dominance(self._encode(X)))
+        return self.dominance_codes(self._encode(X))
 
     def dominance(self, X) -> np.ndarray:
         """Pairwise dominance (n, C, C): ``[i, a, b]`` is true iff class ``a`` dominates ``b``.

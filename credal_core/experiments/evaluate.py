@@ -92,7 +92,7 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
     nbc_labels = {}
     for s in grid.s_values:
         nbc = NaiveBayes(s=s).fit_counts(tables)
-        nbc_labels[s] = np.argmax(nbc._joint_log_likelihood(X_test), axis=0)
+        nbc_labels[s] = np.argmax(nbc.joint_log_likelihood_codes(X_test), axis=0)
         singletons = np.eye(len(classes), dtype=bool)[nbc_labels[s]]
         rows.append(_row("NBC", s, np.nan, np.nan,
                          credal_scores(y_test, singletons, classes, sample_weight=weight),
@@ -100,17 +100,17 @@ def evaluate(tables: CountTables, X_test: np.ndarray, y_test: np.ndarray, weight
                                                 sample_weight=weight)))
         for eps in grid.epsilons:
             ncc = NCC(s=s, epsilon=eps).fit_counts(tables)
-            sets = maximal_set(ncc._dominance(X_test))
+            sets = maximal_set(ncc.dominance_codes(X_test))
             rows.append(_row("NCC", s, eps, np.nan,
                              credal_scores(y_test, sets, classes, sample_weight=weight),
                              precise_accuracy_split(y_test, nbc_labels[s], sets, classes,
                                                     sample_weight=weight)))
     if grid.alphas:
         lncc = LNCC(include_instance=grid.include_instance).fit_counts(tables)
-        crit = lncc._critical_alpha(X_test)
+        crit = lncc.critical_alpha_codes(X_test)
         # the LNCC's precise counterpart is the Perks NBC with s = 1, whatever s the NCC uses
         reference = (nbc_labels[1.0] if 1.0 in nbc_labels
-                     else np.argmax(lncc._joint_log_likelihood(X_test), axis=0))
+                     else np.argmax(lncc.joint_log_likelihood_codes(X_test), axis=0))
         for alpha in grid.alphas:
             sets = maximal_set(alpha > crit)
             rows.append(_row("LNCC", np.nan, np.nan, alpha,

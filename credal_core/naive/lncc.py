@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import expit, xlogy
+from sklearn.utils.validation import check_is_fitted
 
 from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
 from .._compiled import numba_enabled
@@ -97,6 +98,26 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
         1.0 on the diagonal and wherever ``a`` can never dominate ``b``.
         """
         return self._critical_alpha(self._encode(X))
+
+    def critical_alpha_codes(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`critical_alpha` of instances already encoded by this model.
+
+        Computed once, these levels give the LNCC's dominance for every ``alpha``
+        (``alpha > critical_alpha``), as the evaluation engine's sweeps over α use them.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n, m)
+            Integer codes in this model's tables (:meth:`encode`).
+
+        Returns
+        -------
+        ndarray of float, shape (n, C, C)
+            ``a`` dominates ``b`` iff ``alpha > critical_alpha[i, a, b]``; 1.0 on the diagonal and
+            wherever ``a`` can never dominate ``b``.
+        """
+        check_is_fitted(self, "tables_")
+        return self._critical_alpha(codes)
 
     def _critical_alpha(self, codes):
         tables = self.tables_

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from .._base import TIE, NaiveCountsClassifier, check_number, perks_log_joint
 from .._roots import increasing_root
@@ -105,6 +106,28 @@ class NaiveBayes(NaiveCountsClassifier):
         ndarray of shape (n,)
         """
         return self._threshold_and_best(self._encode(X))[0]
+
+    def threshold_and_best_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`perturbation_threshold` and the Laplace NBC's class of instances already encoded.
+
+        The argmax is computed on the way to the thresholds anyway, so callers that need both (the
+        threshold selector's inner loops) do not compute it twice.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n, m)
+            Integer codes in this model's tables (:meth:`encode`).
+
+        Returns
+        -------
+        threshold : ndarray of float, shape (n,)
+            The critical perturbation thresholds (004 §3).
+        best : ndarray of int, shape (n,)
+            Positions in ``classes_`` of the Laplace-smoothed NBC's classes (ties: the first), i.e.
+            ``NaiveBayes(prior="laplace").predict`` as class codes, whatever ``prior`` is set to.
+        """
+        check_is_fitted(self, "tables_")
+        return self._threshold_and_best(codes)
 
     def _threshold_and_best(self, codes) -> tuple[np.ndarray, np.ndarray]:
         """Thresholds (n,) and the Laplace NBC's class codes (n,): the argmax is computed here anyway,

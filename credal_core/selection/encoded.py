@@ -154,7 +154,7 @@ class FoldCounts:
                              [p[1] for p in parts], names)
         with warnings.catch_warnings():     # a feature missing in every row of a fold: said once, by fit
             warnings.simplefilter("ignore", UserWarning)
-            model = _CodedNaiveBayes(prior="laplace")._set_tables(tables)
+            model = _CodedNaiveBayes(prior="laplace").fit_counts(tables)
         model.coded_columns_, model.lookups_ = list(cols), [p[2] for p in parts]
         return model
 

@@ -138,8 +138,8 @@ def distinct_thresholds(model, codes: np.ndarray) -> tuple[np.ndarray, np.ndarra
     the thresholds: exactly ``NaiveBayes(prior="laplace").predict``)."""
     distinct, back = np.unique(codes, axis=0, return_inverse=True)
     if len(distinct) == len(codes):
-        return model._threshold_and_best(codes)
-    threshold, best = model._threshold_and_best(distinct)
+        return model.threshold_and_best_codes(codes)
+    threshold, best = model.threshold_and_best_codes(distinct)
     back = back.ravel()
     return threshold[back], best[back]
 

@@ -227,7 +227,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         """Each instance's point on the plane (n, 2) and C1's / C2's class codes (n, 2)."""
         frames = self._frames(X)
         models = (self.classifier_1_, self.classifier_2_)
-        scored = [distinct_thresholds(m, m._encode(f)) for m, f in zip(models, frames)]
+        scored = [distinct_thresholds(m, m.encode(f)) for m, f in zip(models, frames)]
         pairs = np.column_stack([threshold for threshold, _ in scored])
         predicted = np.column_stack([best for _, best in scored])
         return pairs, predicted
