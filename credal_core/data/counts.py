@@ -21,7 +21,7 @@ from scipy import sparse
 from sklearn.exceptions import DataConversionWarning
 
 __all__ = ["MISSING", "UNSEEN", "CountTables", "Gather", "as_frame", "check_categories_policy",
-           "check_labels", "lookup", "lookup_sum", "union_categories"]
+           "check_labels", "declared_classes", "labels_as_text", "lookup", "lookup_sum", "union_categories"]
 
 
 UNSEEN = -1
@@ -151,6 +151,39 @@ def check_labels(y, n_rows: int | None = None) -> np.ndarray:
     _check_missing_labels(pd.isna(arr))     # the ndarray itself: no Series (text labels: no copy)
     _check_label_values(arr)
     return arr
+
+
+def declared_classes(y) -> np.ndarray | None:
+    """The classes a label column declares, or None: a pandas Categorical's categories (e.g. an
+    ARFF header's class values), used or not.
+
+    The one rule for classes everywhere (every estimator's ``fit`` and ``partial_fit`` when
+    ``classes`` is not given, the Compare page, the sweeps, the CLI): a declared class without a
+    training row stays a class — |C| is the declared one, as in JNCC2 — since the imprecise models
+    spread their prior over every class (an NCC cannot rule out a class it has never seen)."""
+    if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
+        y = y.iloc[:, 0]
+    dtype = getattr(y, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return np.asarray(dtype.categories, dtype=object)
+    return None
+
+
+def labels_as_text(y) -> tuple[np.ndarray, np.ndarray]:
+    """A data set's class labels as text and its classes, for the experiments (Compare, sweeps, CLI).
+
+    Returns ``(labels, classes)``: each label as ``str`` (an object array), and the distinct labels
+    together with the declared classes (:func:`declared_classes`), as text, sorted.  One rule for
+    every experiment path, so the same file gives the same classes, in the same order (which decides
+    ties), wherever it is evaluated.  As text, any label is a class (a numeric class column of a CSV
+    too); missing labels and a shape that is not one label per row raise ``ValueError``.
+    """
+    arr = _label_array(y, None)
+    _check_missing_labels(pd.isna(arr))
+    text = np.asarray(pd.Series(arr, dtype=object).astype(str), dtype=object)
+    declared = declared_classes(y)
+    extra = np.asarray([] if declared is None else [str(v) for v in declared], dtype=object)
+    return text, np.unique(np.concatenate([text, extra]))
 
 
 def _label_array(y, n_rows: int | None) -> np.ndarray:
@@ -342,7 +375,8 @@ class CountTables:
         ----------
         classes : sequence, optional
             Declared class labels: a declared class with no training row stays a class (JNCC2's
-            convention).  Labels in ``y`` outside them are an error.
+            convention).  Labels in ``y`` outside them are an error.  When not given, a pandas
+            Categorical ``y`` declares its categories (:func:`declared_classes`).
         categories : {"seen", "declared"} or list of lists, default="seen"
             Values of each feature, i.e. :math:`F_j`: those seen in these rows; ``"declared"``:
             a pandas Categorical column's categories (other columns: seen values); or one list of
@@ -374,6 +408,8 @@ class CountTables:
         _check_missing_labels(label_codes < 0)
         _check_label_values(labels, present_labels)
         policy = check_categories_policy(categories, frame.shape[1])
+        if classes is None:                 # a Categorical y declares its categories as classes
+            classes = declared_classes(y)
         declared = np.asarray([] if classes is None else list(classes), dtype=object)
         present_labels = np.asarray(present_labels, dtype=object)
         if classes is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..data.counts import labels_as_text
 from ..data.preparation import Preparation
 from ..metrics import brier_loss, credal_scores, precise_accuracy_split
 from .engine import FoldTask, make_splits, run_folds, summarise
@@ -160,13 +161,11 @@ def compare_classifiers(X: pd.DataFrame, y, *, numeric: Sequence[str] = (),
     """
     if pd.Series(y, dtype=object).isna().any():
         raise ValueError("y has missing class labels; drop those rows first (they cannot be scored)")
-    labels = np.asarray(pd.Series(y, dtype=object).astype(str))
+    # labels as text; classes declared by the data (a Categorical column, e.g. an ARFF header) stay
+    # classes even without a row (|C| is the declared one, as in JNCC2): the experiments' one rule
+    labels, classes = labels_as_text(y)
     if len(labels) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(labels)}")
-    # classes declared by the data (a Categorical column, e.g. an ARFF header) stay classes even
-    # without a row: |C| is the declared one, as in JNCC2
-    declared = list(y.cat.categories) if isinstance(getattr(y, "dtype", None), pd.CategoricalDtype) else []
-    classes = np.unique(np.concatenate([labels, np.asarray(declared, dtype=object).astype(str)]))
     if np.unique(labels).size < 2:
         raise ValueError("the class column has fewer than two classes")
     specs = tuple(available_classifiers() if specs is None else specs)

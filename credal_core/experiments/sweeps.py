@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_integer
-from ..data.counts import MISSING, CountTables, as_frame, check_labels
+from ..data.counts import CountTables, as_frame, labels_as_text
 from .engine import FoldTask, make_splits, run_folds
 from .engine import summarise as engine_summarise
 from .evaluate import INDICATORS, ClassifierGrid, distinct_rows, evaluate
@@ -96,30 +96,45 @@ class CodedData:
     feature_names: tuple
 
 
-def encode_dataset(X, y) -> CodedData:
-    """Integer codes of a categorical data set: each feature's values sorted (as text), a missing cell
-    coded ``MISSING`` (-2, left out of the naive product: missing at random).
+def encode_dataset(X, y, categories: str = "seen") -> CodedData:
+    """Integer codes of a categorical data set through the estimators' own encoding
+    (:meth:`~credal_core.data.counts.CountTables.count_and_encode`), values and labels as text.
 
-    The codes number every value of the file; under the default ``"seen"`` policy each training fold
-    then keeps the values it has seen (:func:`seen_values_only`), as ``fit`` does.  No label
+    Classes: :func:`~credal_core.data.counts.labels_as_text` — the labels and the classes a
+    Categorical class column declares (JNCC2's convention, as the Compare page and every ``fit``),
+    sorted as text.  Features: each value as text, sorted, a missing cell ``MISSING`` (-2, left out
+    of the naive product: missing at random).  ``categories`` numbers the values of the whole file
+    (``"seen"``: the values the file holds; each training fold then keeps the ones it has seen,
+    :func:`seen_values_only`, as ``fit`` does) or, with ``"declared"``, a Categorical column's
+    declared categories (an ARFF header's), other columns' values in the file.  No label
     information crosses folds.
     """
     frame = as_frame(X)
-    labels = check_labels(y, frame.shape[0])
-    classes, y_codes = np.unique(pd.Series(labels, dtype=object).astype(str), return_inverse=True)
-    if len(classes) < 2:
+    labels, classes = labels_as_text(y)
+    if labels.size != frame.shape[0]:
+        raise ValueError(f"X has {frame.shape[0]} rows but y has {labels.size} labels")
+    if np.unique(labels).size < 2:
         raise ValueError("the class column has fewer than two classes")
-    codes = np.empty(frame.shape, dtype=np.int64)
-    n_values = []
-    for j, name in enumerate(frame.columns):
-        column = frame[name]
-        missing = column.isna().to_numpy()
-        cats, inverse = np.unique(column[~missing].astype(str).to_numpy(), return_inverse=True)
-        codes[~missing, j] = inverse
-        codes[missing, j] = MISSING
-        n_values.append(len(cats))
-    return CodedData(codes, y_codes.astype(np.int64), np.asarray(n_values), classes,
+    text = pd.DataFrame({name: _as_text(frame[name]) for name in frame.columns}, index=frame.index)
+    tables, codes, y_codes = CountTables.count_and_encode(text, labels, classes=classes,
+                                                          categories=categories)
+    n_values = np.array([len(c) for c in tables.categories], dtype=np.int64)
+    return CodedData(np.ascontiguousarray(codes), y_codes.astype(np.int64), n_values, tables.classes,
                      tuple(map(str, frame.columns)))
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    """A feature column's present values as ``str`` (a Categorical keeps its declared categories,
+    as text); missing cells stay missing."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        names = [str(v) for v in column.cat.categories]
+        if len(set(names)) == len(names):
+            return column.cat.rename_categories(names)
+    values = column.to_numpy(dtype=object, copy=True)
+    present = ~pd.isna(values)
+    values[present] = [str(v) for v in values[present]]
+    values[~present] = None
+    return pd.Series(values, index=column.index, dtype=object)
 
 
 @dataclass(frozen=True)
@@ -184,13 +199,14 @@ def dataset_experiment(X, y, *, protocol: str = "cv", n_splits: int = 5, n_repea
     curves); by default each fold is used whole, ``d`` is the median training-fold size and
     ``n_train`` each fold's own size.  ``categories`` is the |F_j| policy: ``"seen"`` (default, as
     every estimator's ``fit`` and the Compare page: the values seen in the training rows) or
-    ``"declared"`` (every value of the file, WEKA's header convention).  The classes are always the
-    file's.
+    ``"declared"`` (a Categorical column's declared categories, as ``fit(categories="declared")``;
+    other columns: every value of the file, WEKA's header convention).  The classes are the file's
+    labels and those a Categorical class column declares (:func:`encode_dataset`).
     """
     grid = grid or ClassifierGrid()
     if categories not in ("seen", "declared"):
         raise ValueError(f"categories must be 'seen' or 'declared'; got {categories!r}")
-    data = X if isinstance(X, CodedData) else encode_dataset(X, y)
+    data = X if isinstance(X, CodedData) else encode_dataset(X, y, categories)
     splits = make_splits(data.y, protocol=protocol, n_splits=n_splits, n_repeats=n_repeats,
                          test_size=test_size, seed=seed)
     sizes = ()
