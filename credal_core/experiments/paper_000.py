@@ -1,4 +1,10 @@
-"""Paper 000 §5.1: its printed Table 1 and Fig. 5 settings, and our results in the same form."""
+"""Paper 000 §5.1: its printed Table 1 and Fig. 5 settings, and our results in the same form.
+
+Every figure of ours is the engine's one aggregation rule (:func:`.engine.summarise`, through
+:func:`.sweeps.summarise`): per setting and sample size ``d``, the mean over the runs (training sets)
+that define the indicator, as 000's "averages over 600 experiments".  The tables here only reshape
+those means into percentages; they never average a second time.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -70,8 +76,13 @@ def closest_pairs(results: pd.DataFrame, tolerance: float = 1.0, max_pairs: int 
 
 
 def determinacy_by_d(results: pd.DataFrame) -> pd.DataFrame:
-    """000 Fig. 5 as a table: mean determinacy (%) per setting (rows) and sample size (columns)."""
+    """000 Fig. 5 as a table: mean determinacy (%) per setting (rows) and sample size (columns).
+
+    Rows and columns keep their order of first appearance in ``results``; a cell is the one summary
+    row of its setting and ``d`` (a reshape: nothing is averaged again).
+    """
     ours = _percent_summary(results)
     ours = ours[ours["classifier"] != "NBC"]
-    table = ours.pivot_table(index="setting", columns="d", values="Det", sort=False)
-    return table
+    if ours.duplicated(["setting", "d"]).any():
+        raise ValueError("results give more than one summary row for a setting and sample size")
+    return ours.pivot_table(index="setting", columns="d", values="Det", aggfunc="first", sort=False)
