@@ -47,11 +47,14 @@ SHOWN_INDICATORS = {"accuracy": "accuracy", "brier": "brier", "determinacy": "de
 
 
 # ---------------------------------------------------------------- URL state
+DATA = Choice("data", tuple(sample_names()), "synthetic_nb")   # read first: n and row follow its rows
+
+
 def url_state(n_rows: int) -> UrlState:
     """The page's query parameters; the bounds of ``n`` (training rows, default all) and ``row``
     follow the chosen data set's ``n_rows``."""
     return UrlState(
-        Choice("data", tuple(sample_names()), "synthetic_nb"),
+        DATA,
         Number("eps", EPS_DEFAULT, EPS_MIN, EPS_MAX, step=EPS_STEP),
         Number("n", n_rows, 4, n_rows, integer=True),
         Number("row", 0, 0, n_rows - 1, integer=True),

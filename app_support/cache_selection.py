@@ -22,7 +22,7 @@ from app_support.figures_selection import (
     with_k_line,
 )
 from app_support.jobs import queued_job
-from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
+from app_support.url_state import Choice, Flag, Names, Number, Row, UrlState
 from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS, accuracy_vs_k, comparison_table
 from credal_core.resampling import repeated_holdout
 from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
@@ -53,27 +53,23 @@ class Features(Names):
         return super().parse(raw) or tuple(self.default)
 
 
-def url_state(columns: tuple, subsets: tuple[tuple, tuple]) -> UrlState:
+DATA = Choice("data", DATASETS, "balloons")      # read first: the other fields follow the data set
+
+
+def url_state(columns: tuple, subsets: tuple[tuple, tuple], values: tuple = ()) -> UrlState:
     """The page's query parameters; ``f1`` / ``f2`` are columns of the chosen data set (default: its
-    004 Table 1 or SFS subsets), ``x`` the typed instance's values joined by ``|``."""
+    004 Table 1 or SFS subsets), ``x`` the typed instance: one value per column joined by ``|``,
+    ``values[j]`` the choices of column ``j`` (a value the column does not have reads as its first)."""
     return UrlState(
-        Choice("data", DATASETS, "balloons"),
+        DATA,
         Features("f1", subsets[0], options=columns), Features("f2", subsets[1], options=columns),
         Number("k", 3, K_MIN, K_MAX, integer=True), Choice("dist", DISTANCES, "euclidean"),
         Number("seed", 0, 0, 9_999, integer=True), Choice("mode", MODES, "resubstitution"),
         Number("runs", 100, 10, 100, step=10, integer=True), Choice("source", SOURCES, "test"),
         # Balloons, split 0, test row 4: C1 and C2 disagree; k = 4 adds 4 tied rows and flips the choice
         Number("row", 4, 0, 10_000, integer=True),
-        Text("x", "", max_len=2_000), Flag("table2", False),
+        Row("x", tuple(map(tuple, values))), Flag("table2", False),
     )
-
-
-def typed_values(raw: str, choices: dict[str, list]) -> dict:
-    """The typed instance of the link's ``x`` (values joined by ``|`` in column order): a value the
-    column does not have becomes its first value."""
-    parts = raw.split("|") if raw else []
-    return {col: (parts[j] if j < len(parts) and parts[j] in values else values[0])
-            for j, (col, values) in enumerate(choices.items())}
 
 
 # ---------------------------------------------------------------- data, defaults, one split

@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Number", "Choice", "Flag", "Numbers", "Names", "Text", "UrlState"]
+__all__ = ["Number", "Choice", "Flag", "Numbers", "Names", "Row", "Text", "UrlState"]
 
 _MAX_RAW = 2_000          # a parameter longer than this is not from one of our links
 
@@ -183,6 +183,35 @@ class Names:
 
 
 @dataclass(frozen=True)
+class Row:
+    """One value per position, joined by ``sep`` (``|``): a typed instance, one value per column.
+
+    ``options[j]`` lists position ``j``'s values; an item that is not one of them (or missing: a
+    short list) gives that position its first option, and items beyond the last position are
+    ignored.  Empty items keep their place (unlike :class:`Names`, nothing is dropped or merged).
+
+    >>> Row("x", (("hi", "lo"), ("a", "b"))).parse("lo|zzz")
+    ('lo', 'a')
+    """
+
+    name: str
+    options: tuple = ()          # one tuple of allowed values per position
+    sep: str = "|"
+
+    @property
+    def default(self) -> tuple:
+        return tuple(values[0] for values in self.options)
+
+    def parse(self, raw: str | None) -> tuple:
+        parts = raw.split(self.sep) if raw else []
+        return tuple(next((v for v in values if j < len(parts) and str(v) == parts[j]), values[0])
+                     for j, values in enumerate(self.options))
+
+    def format(self, value) -> str:
+        return self.sep.join(map(str, value))
+
+
+@dataclass(frozen=True)
 class Text:
     """Free text of at most ``max_len`` characters (shown only as widget values, never as HTML)."""
 
@@ -221,6 +250,11 @@ class UrlState:
         """Canonical query parameters of ``values`` (fields missing from ``values`` are left out)."""
         names = self.fields if only is None else only
         return {n: self.fields[n].format(values[n]) for n in names if n in values and values[n] is not None}
+
+    def names_any(self, params: Mapping) -> bool:
+        """Whether ``params`` hold at least one of this state's fields (a link to this view, not a
+        bare page address)."""
+        return any(name in params for name in self.fields)
 
     def defaults(self) -> dict:
         return {name: field.default for name, field in self.fields.items()}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support.cache_aode import (
+    DATA,
     EPS_MAX,
     EPS_MIN,
     EPS_STEP,
@@ -20,6 +21,7 @@ from app_support.cache_aode import (
 from app_support.data import sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, sync, write_url
+from app_support.url_state import UrlState
 
 DATA_LABELS = {"synthetic_nb": "synthetic_nb (300 rows, 8 features, 3 classes)",
                "weather": "weather (14 rows, 4 features, play yes/no)"}
@@ -28,8 +30,7 @@ KEY = "aw_"        # session-state prefix of this page's widgets
 
 def state():
     """The URL state of the data set chosen now (the bounds of n and row follow its rows)."""
-    chosen = st.session_state.get(KEY + "data") or url_state(1)["data"].parse(st.query_params.get("data"))
-    return url_state(sample_rows(chosen))
+    return url_state(sample_rows(st.session_state[KEY + "data"]))
 
 
 def on_data_change() -> None:
@@ -40,8 +41,9 @@ def on_data_change() -> None:
     sync(state(), KEY)()
 
 
+page_setup("AODE compression weights", UrlState(DATA), prefix=KEY)   # the data set first,
 STATE = state()
-page_setup("AODE compression weights", STATE, prefix=KEY)
+page_setup(None, STATE, prefix=KEY)                                                   # then what follows it
 write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})   # the values in use
 st.markdown(
     "AODE averages $k$ **SPODEs** — naive-Bayes-like models in which one feature $A_j$ (the "

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support.cache_selection import (
+    DATA,
     DATASETS,
     DISTANCES,
     K_MAX,
@@ -20,12 +21,12 @@ from app_support.cache_selection import (
     load_dataset,
     split,
     table2,
-    typed_values,
     url_state,
 )
 from app_support.figures_selection import DISTANCE_LABELS, decision_text
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, write_url
+from app_support.url_state import UrlState
 
 DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weather": "Weather (14 rows)",
                "synthetic_nb": "Synthetic naive Bayes (300 rows, 3 classes)",
@@ -33,11 +34,6 @@ DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weathe
 MODE_LABELS = {"resubstitution": "resubstitution (004)", "cross_validation": "out-of-fold (5-fold CV)"}
 SOURCE_LABELS = {"test": "a row of the test set", "typed": "typed in"}
 KEY, T2 = "cs_", "cs_t2_"     # session-state prefixes: the widgets, Table 2's long run
-
-
-def chosen_data() -> str:
-    return st.session_state.get(KEY + "data") or url_state((), ((), ()))["data"].parse(
-        st.query_params.get("data"))
 
 
 def typed_key(name: str, col: str) -> str:
@@ -48,7 +44,7 @@ def to_url() -> None:
     """Mirror the view in the URL (row for a test row, x for a typed one, table2 only when on)."""
     s, name = st.session_state, st.session_state[KEY + "data"]
     values = {f.name: s[KEY + f.name] for f in STATE if KEY + f.name in s}
-    values["x"] = "|".join(str(s.get(typed_key(name, c), "")) for c in column_values(name))
+    values["x"] = tuple(s.get(typed_key(name, c), "") for c in column_values(name))
     values.pop("x" if values.get("source") == "test" else "row", None)
     if not values.get("table2"):
         values.pop("table2", None)
@@ -64,12 +60,13 @@ def on_data_change() -> None:
         st.session_state[typed_key(name, col)] = values[0]
 
 
-name = chosen_data()
+page_setup("Classifier selection", UrlState(DATA), prefix=KEY)     # the data set first, then its fields
+name = st.session_state[KEY + "data"]
 X, y = load_dataset(name)
 columns = list(X.columns)
-STATE = url_state(tuple(columns), default_subsets(name))
-url = page_setup("Classifier selection", STATE, prefix=KEY)
-for col, value in typed_values(url["x"], column_values(name)).items():
+STATE = url_state(tuple(columns), default_subsets(name), tuple(column_values(name).values()))
+url = page_setup(None, STATE, prefix=KEY)
+for col, value in zip(column_values(name), url["x"]):
     st.session_state.setdefault(typed_key(name, col), value)
 st.markdown(
     "Two naive Bayes classifiers **C1** and **C2** look at different features. For a new instance, which "

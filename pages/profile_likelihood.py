@@ -69,9 +69,8 @@ def publish(values: dict) -> None:
 
 # ================================================================ the page
 fresh = K_PRESET not in st.session_state          # first visit in this session, or back from another page
-if fresh and not any(name in st.query_params for name in STATE.fields) and K_LAST in st.session_state:
-    st.query_params.from_dict(st.session_state[K_LAST])
-values = page_setup("Profile likelihood", STATE, prefix="pl_")
+values = page_setup("Profile likelihood", STATE, prefix="pl_",          # back: the view the user left
+                    remembered=st.session_state.get(K_LAST) if fresh else None)
 if fresh:
     shared = PairInput.from_text(values["counts"], values["n"]) if values["preset"] == CUSTOM else None
     if values["preset"] == CUSTOM and shared is None:

@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from app_support.cache_selection import PAPER_SUBSETS, typed_values, url_state
+from app_support.cache_selection import PAPER_SUBSETS, url_state
 
 COLUMNS = ("color", "size", "act", "age")
-STATE = url_state(COLUMNS, PAPER_SUBSETS["balloons"])
+VALUES = (("purple", "yellow"), ("large", "small"), ("dip", "stretch"), ("adult", "child"))
+STATE = url_state(COLUMNS, PAPER_SUBSETS["balloons"], VALUES)
 F1, F2 = PAPER_SUBSETS["balloons"]
 
 
 def test_defaults_are_004s_balloons_view():
     assert STATE.read({}) == {"data": "balloons", "f1": F1, "f2": F2, "k": 3, "dist": "euclidean", "seed": 0,
-                              "mode": "resubstitution", "runs": 100, "source": "test", "row": 4, "x": "",
+                              "mode": "resubstitution", "runs": 100, "source": "test", "row": 4,
+                              "x": ("purple", "large", "dip", "adult"),
                               "table2": False}
 
 
@@ -39,7 +41,10 @@ def test_malformed_or_unknown_values_fall_back(name, raw, expected):
 
 
 def test_typed_instance_values_not_in_the_column_become_its_first_value():
-    choices = {"f1": ["hi", "lo", "mid"], "f2": ["hi", "lo"]}
-    assert typed_values("mid|lo", choices) == {"f1": "mid", "f2": "lo"}
-    assert typed_values("nope", choices) == {"f1": "hi", "f2": "hi"}
-    assert typed_values("", choices) == {"f1": "hi", "f2": "hi"}
+    state = url_state(("f1", "f2"), (("f1",), ("f2",)), (("hi", "lo", "mid"), ("hi", "lo")))
+    assert state.read({"x": "mid|lo"})["x"] == ("mid", "lo")
+    assert state.read({"x": "nope"})["x"] == ("hi", "hi")
+    assert state.read({"x": ""})["x"] == ("hi", "hi")
+    assert state.read({"x": "lo|lo|extra"})["x"] == ("lo", "lo")
+    assert state.write({"x": ("mid", "lo")}) == {"x": "mid|lo"}
+    assert state.read(state.write({"x": ("lo", "hi")}))["x"] == ("lo", "hi")

@@ -291,3 +291,19 @@ def test_edge_counts_never_crash(counts, n, include_instance):
     for m in at.metric:
         assert "nan" not in m.value.lower() and "inf" not in m.value.lower()
     assert dict(at.query_params)["counts"] == counts
+
+
+def test_back_through_the_navigation_the_page_shows_the_view_it_left():
+    """A visit without URL parameters (the navigation's bare address) gets the last link back."""
+    at = run_page({"preset": "000-ex3", "alpha": "0.7", "include_instance": "0"})
+    left = dict(at.query_params)
+    assert left["preset"] == "000-ex3" and left["alpha"] == "0.7"
+    assert at.session_state["pl_last_view"] == left
+    back = AppTest.from_file(PAGE, default_timeout=TIMEOUT)     # the page's widgets are gone once left,
+    back.session_state["pl_last_view"] = left                  # the remembered link is not
+    back.run()
+    assert_ok(back)
+    assert dict(back.query_params) == left
+    at = back
+    assert at.selectbox(key="pl_preset").value == "000-ex3"
+    assert at.slider(key="pl_alpha").value == pytest.approx(0.7)
