@@ -1,37 +1,53 @@
 """credal_core — exact credal classifiers (NBC, NCC, NCC_ε, LNCC, the AODE family, threshold selection).
 
-Module map (one concept per subpackage; models never import the experiments)::
+Module map (every module, grouped; models never import the experiments)::
 
     credal_core
-    ├── _base, _checks, _roots   shared: the public predict / credal decision path, argument checks,
-    │                            bracketed monotone root finding
-    ├── data/                    data preparation: counts (validation, codes, CountTables), csv_loader,
-    │                            discretise (MDL, equal frequency, median), preparation (per fold)
-    ├── naive/                   naive_bayes (NaiveBayes), ncc (NCC, NCC_ε), lncc (LNCC)
-    ├── likelihood/              intervals (paper 003), pairwise (exact LNCC profile engine),
-    │                            profile (PairProfile: one class pair, for teaching)
-    ├── aode/                    AODE, BMA-AODE, COMP-AODE and their credal versions (paper 001)
-    ├── selection/               ThresholdSelector (paper 004)
-    ├── resampling               seeded repeated stratified k-fold and hold-out (below models and
-    │                            experiments)
-    ├── metrics, stats           credal indicators (discounted accuracy, u65, …); Friedman, Nemenyi,
-    │                            Wilcoxon
-    └── experiments/             the evaluation engine, runners (joblib / Dask), sweeps, and one module
-                                 per paper's protocol: paper_000 (Table 1), paper_004 (Fig. 3, Table 2)
+    ├── _base               estimator machinery; the one credal decision path (maximal_set)
+    ├── _checks             argument checks (no heavy imports)
+    ├── _compiled           optional numba kernels, numpy fallback (numba loads lazily)
+    ├── _roots              bracketed monotone root finding (safeguarded Newton)
+    ├── data/
+    │   ├── counts          validation, integer codes, CountTables
+    │   ├── arff            Weka's ARFF format → plain rows
+    │   ├── csv_loader      a user's CSV / ARFF, read safely
+    │   ├── dataset         a loaded table → a data set to compare on (Compare page, CLI)
+    │   ├── discretise      MDL, equal frequency, median split
+    │   └── preparation     categorical features learned from the training fold only
+    ├── naive/
+    │   ├── naive_bayes     NaiveBayes and its critical perturbation threshold
+    │   ├── ncc             NCC, NCC_ε
+    │   ├── ncc_explain     the counts behind one NCC verdict (teaching)
+    │   ├── lncc            LNCC
+    │   └── _lncc_kernels   compiled certificates of the LNCC's verdicts (numba)
+    ├── likelihood/
+    │   ├── intervals       multinomial profile likelihoods and intervals (paper 003)
+    │   ├── pairwise        exact pairwise profile likelihoods (the LNCC's engine)
+    │   ├── profile         PairProfile: one instance, two classes (teaching)
+    │   └── pair_input      a two-class problem for PairProfile as whole-number counts
+    ├── aode/               paper 001: aode, bma, compression, credal (the * versions), summary
+    │                       (display views); _spode, _ensemble, _dominance, _kernels (numba)
+    ├── selection/          paper 004: threshold (ThresholdSelector), plane, encoded, sfs
+    ├── resampling          seeded repeated stratified k-fold and hold-out
+    ├── metrics, stats      credal indicators (discounted accuracy, u65, …); Friedman, Nemenyi, Wilcoxon
+    └── experiments/        engine (splits, fold runs, the one aggregation rule: summarise), runner
+                            (joblib / Dask), evaluate, sweeps, generator, compare, determinacy,
+                            holdout_example, paper_000 (Table 1), paper_004 (Fig. 3, Table 2), __main__
 
-The estimators are imported lazily (PEP 562): ``import credal_core.likelihood`` or
-``credal_core.metrics`` does not pay for scikit-learn, which keeps the app's first render fast.
+The estimators and :func:`maximal_set` are imported lazily (PEP 562): ``import credal_core``,
+``credal_core.likelihood`` or ``credal_core.metrics`` does not pay for scikit-learn (nor numba),
+which keeps the app's first render fast.
 """
 from importlib import import_module
 
 __all__ = ["AODE", "BMAAODE", "CompAODE", "CountTables", "CredalBMAAODE", "CredalCompAODE", "LNCC", "NCC",
-           "NaiveBayes", "ThresholdSelector"]
+           "NaiveBayes", "ThresholdSelector", "maximal_set"]
 __version__ = "0.2.0"
 
 _WHERE = {"CountTables": ".data.counts", "LNCC": ".naive.lncc", "NCC": ".naive.ncc",
           "NaiveBayes": ".naive.naive_bayes", "ThresholdSelector": ".selection.threshold",
           "AODE": ".aode", "BMAAODE": ".aode", "CompAODE": ".aode", "CredalBMAAODE": ".aode",
-          "CredalCompAODE": ".aode"}
+          "CredalCompAODE": ".aode", "maximal_set": "._base"}
 
 
 def __getattr__(name):
