@@ -2,13 +2,14 @@ r"""One data set encoded once for the threshold selector's inner loops, with cou
 
 Paper 004's protocol fits thousands of Laplace naive Bayes classifiers (SFS, k by cross-validation,
 out-of-fold thresholds, 100 splits) on subsets of the rows and columns of one data set.  The data
-are encoded once by the data layer (:meth:`CountTables.encode`, the values seen in the data set);
-the counts of a set of training rows are computed once (:meth:`CountTables.from_codes` restricted
-to the values seen in those rows, :class:`FoldCounts`) and every classifier on those rows, whatever
-its feature subset, is assembled from them.  The tables are exactly those
-``NaiveBayes(prior="laplace").fit`` builds on the same rows and columns (values seen in those rows,
-every declared class), so predictions and thresholds are the same numbers (the tests compare both
-paths).
+are encoded once by the data layer (:meth:`CountTables.encode`: the values seen in the data set,
+or the declared ones under a ``categories`` policy); the counts of a set of training rows are
+computed once (:meth:`CountTables.from_codes`, each feature's values restricted to those seen in
+those rows unless the policy fixes them, :class:`FoldCounts`) and every classifier on those rows,
+whatever its feature subset, is assembled from them.  The tables are exactly those
+``NaiveBayes(prior="laplace", categories=...).fit`` builds on the same rows and columns (its
+:math:`F_j`, every declared class), so predictions and thresholds are the same numbers (the tests
+compare both paths).
 
 Missing values (NaN / None / pandas NA) are missing at random, the package's convention
 (:mod:`credal_core.data.counts`): a training row with feature ``j`` missing counts in ``n(c)`` but
@@ -23,10 +24,11 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ..data.counts import MISSING, UNSEEN, CountTables
+from ..data.counts import MISSING, UNSEEN, CountTables, check_categories_policy
 from ..naive.naive_bayes import NaiveBayes
 
-__all__ = ["EncodedData", "FoldCounts", "class_values", "resolve_features", "MISSING", "UNSEEN"]
+__all__ = ["EncodedData", "FoldCounts", "class_values", "fixed_categories", "resolve_features", "MISSING",
+           "UNSEEN"]
 
 # FoldCounts kept per EncodedData: fit_pair and the k-by-CV loop fit C1 and C2 on the same rows.
 _CACHED_FOLDS = 4
@@ -72,20 +74,50 @@ class _CodedNaiveBayes(NaiveBayes):
         return codes
 
 
+def fixed_categories(frame: pd.DataFrame, categories) -> np.ndarray:
+    """Bool (m,): the features whose values :math:`F_j` the ``categories`` policy fixes.
+
+    Per-feature lists fix every feature; ``"declared"`` fixes the pandas Categorical columns (their
+    declared categories); the other features (all of them under ``"seen"``) take the values seen in
+    the training rows of each fit.
+    """
+    policy = check_categories_policy(categories, frame.shape[1])
+    if not isinstance(policy, str):
+        return np.ones(frame.shape[1], dtype=bool)
+    if policy == "seen":
+        return np.zeros(frame.shape[1], dtype=bool)
+    return np.array([isinstance(dtype, pd.CategoricalDtype) for dtype in frame.dtypes], dtype=bool)
+
+
 class EncodedData:
     """A categorical data set encoded once: integer codes per column, labels as class codes.
 
     ``codes[i, j]`` indexes ``categories[j]`` (every value of column ``j`` in the whole data set,
-    sorted) or is :data:`MISSING`; ``y[i]`` indexes ``classes``.
+    sorted, or the values the ``categories`` policy declares) or is :data:`MISSING`; ``y[i]``
+    indexes ``classes``.
+
+    Parameters
+    ----------
+    frame : DataFrame of shape (n, m)
+        Categorical features.
+    labels : ndarray of shape (n,)
+        Class labels.
+    classes : ndarray of shape (C,)
+        Every class (:func:`class_values`).
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        The :math:`|F_j|` policy of :meth:`CountTables.from_data`: the values seen in the training
+        rows of each fit, a pandas Categorical column's declared categories, or per-feature lists.
+        The fixed ones (:func:`fixed_categories`) are kept, with zero counts, in every fit.
     """
 
-    def __init__(self, frame: pd.DataFrame, labels: np.ndarray, classes: np.ndarray):
+    def __init__(self, frame: pd.DataFrame, labels: np.ndarray, classes: np.ndarray, categories="seen"):
         self.classes = np.asarray(classes, dtype=object)
         self.labels = labels
         self.y = pd.Index(list(self.classes)).get_indexer(list(labels))
         self.names = list(frame.columns)
-        # the data layer's encoding: values seen in these rows, missing cells MISSING
-        tables = CountTables.from_data(frame, labels, classes=self.classes)
+        self.fixed = fixed_categories(frame, categories)
+        # the data layer's encoding: values seen in these rows (or declared), missing cells MISSING
+        tables = CountTables.from_data(frame, labels, classes=self.classes, categories=categories)
         self.categories = list(tables.categories)
         self.codes = tables.encode(frame, who="ThresholdSelector")
         self._folds: dict = {}
@@ -116,17 +148,20 @@ class EncodedData:
 class FoldCounts:
     r"""Count tables of one set of training rows, computed once for every classifier on those rows.
 
-    For feature ``j``: the values seen (present) in the rows, :math:`n(c, F_j = v)` over the rows
+    For feature ``j``: the values seen (present) in the rows, or every value the data's
+    ``categories`` policy fixes (:func:`fixed_categories`), :math:`n(c, F_j = v)` over the rows
     where ``j`` is present, and a lookup from the data set's codes to the local ones.
     """
 
     def __init__(self, data: EncodedData, rows: np.ndarray):
         self.data, self.rows = data, rows
         self.y = data.y[rows]
-        # the data layer's counting of integer codes, restricted to the values seen in these rows:
-        # exactly the tables CountTables.from_data gives on them (categories as data-set codes)
-        self.tables = CountTables.from_codes(data.codes[rows], self.y, [len(c) for c in data.categories],
-                                             len(data.classes)).restrict_to_seen()
+        # the data layer's counting of integer codes, restricted to the values seen in these rows
+        # where the categories policy does not fix them: exactly the tables CountTables.from_data
+        # gives on them (categories as data-set codes)
+        coded = CountTables.from_codes(data.codes[rows], self.y, [len(c) for c in data.categories],
+                                       len(data.classes))
+        self.tables = coded.restrict_to_seen() if not data.fixed.any() else _restrict(coded, data.fixed)
         self.class_counts = self.tables.class_counts
         self._features: dict = {}
         self._logs: dict = {}
@@ -140,7 +175,7 @@ class FoldCounts:
             lut = np.full(len(self.data.categories[col]) + 2, UNSEEN)
             lut[0] = MISSING
             lut[seen + 2] = np.arange(seen.size)
-            if seen.size == 0:        # missing in every training row: no information, left out
+            if not self.tables.feature_counts[col].any():   # missing in every training row: left out
                 lut[:] = MISSING
             out = (self.data.categories[col][seen], self.tables.feature_counts[col], lut)
             self._features[col] = out
@@ -189,3 +224,12 @@ class FoldCounts:
         local = lut[self.data.codes[rows, col] + 2]
         n_values = counts.shape[1]
         return np.where(local == MISSING, n_values + 1, np.where(local == UNSEEN, n_values, local))
+
+
+def _restrict(tables: CountTables, fixed: np.ndarray) -> CountTables:
+    """:meth:`CountTables.restrict_to_seen` on the features whose values are not ``fixed``."""
+    keep = [np.ones(t.shape[1], dtype=bool) if f else t.sum(axis=0) > 0
+            for t, f in zip(tables.feature_counts, fixed)]
+    return CountTables(tables.classes, [np.asarray(c)[k] for c, k in zip(tables.categories, keep)],
+                       tables.class_counts, [t[:, k] for t, k in zip(tables.feature_counts, keep)],
+                       tables.feature_names)

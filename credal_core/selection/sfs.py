@@ -75,7 +75,7 @@ class _FoldScorer:
 
 
 def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, seed: int = 0,
-                                 classes=None) -> pd.DataFrame:
+                                 classes=None, categories="seen") -> pd.DataFrame:
     """Sequential forward selection (SFS) for the Laplace naive Bayes classifier (004 §2, §5).
 
     Starting from no feature, each step adds the feature that gives the highest cross-validated
@@ -83,7 +83,9 @@ def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, 
     every feature is in.  Every subset tried is scored; the table lists them all.  ``classes``
     declares class labels (a declared class without rows stays a class of every fold's NBC).
     Missing values are missing at random (counted per feature over the rows where it is present,
-    left out of a test instance's product).
+    left out of a test instance's product).  ``categories`` is the :math:`|F_j|` policy of every
+    fold's NBC (``"seen"``: values seen in the fold's training rows; ``"declared"`` or per-feature
+    lists: see :class:`~credal_core.selection.threshold.ThresholdSelector`).
 
     Returns
     -------
@@ -92,7 +94,7 @@ def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, 
     """
     frame = as_frame(X)
     labels = check_labels(y, frame.shape[0])
-    return forward_selection(EncodedData(frame, labels, class_values(frame, labels, classes)),
+    return forward_selection(EncodedData(frame, labels, class_values(frame, labels, classes), categories),
                              n_folds=n_folds, n_repeats=n_repeats, seed=seed)
 
 

@@ -24,7 +24,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.counts import as_frame, check_labels
+from ..data.counts import as_frame, check_categories_policy, check_labels
 from ..naive.naive_bayes import NaiveBayes
 from .encoded import EncodedData, class_values, resolve_features
 from .plane import (
@@ -99,6 +99,13 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
     n_folds : int, default=5
     random_state : int >= 0, default=0
         Seed of the folds (k by CV, out-of-fold thresholds, SFS).
+    categories : {"seen", "declared"} or list of lists, default="seen"
+        :math:`F_j`, hence :math:`|F_j|` in the Laplace NBCs and their thresholds: the values seen in
+        the training rows of each fit (C1, C2, every fold of SFS and of the cross-validations), a
+        pandas Categorical column's declared categories (other columns: values seen), or explicit
+        per-feature value lists (one per column of ``X``), as every other estimator's
+        ``categories`` (see :meth:`CountTables.from_data`).  A declared value never seen counts in
+        :math:`|F_j|` with zero counts.
 
     Attributes
     ----------
@@ -133,7 +140,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, features_1=None, features_2=None, k=3, distance: str = "euclidean",
                  k_grid=DEFAULT_K_GRID, training_thresholds: str = "resubstitution", n_folds: int = 5,
-                 random_state: int = 0):
+                 random_state: int = 0, categories="seen"):
         self.features_1 = features_1
         self.features_2 = features_2
         self.k = k
@@ -142,6 +149,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         self.training_thresholds = training_thresholds
         self.n_folds = n_folds
         self.random_state = random_state
+        self.categories = categories
 
     # -- validation
     def _validate_params(self):
@@ -160,6 +168,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         if not _is_count(self.random_state, 0):
             raise ValueError(f"random_state must be a non-negative integer (the seed of the folds); "
                              f"got {self.random_state!r}")
+        check_categories_policy(self.categories)
         if (self.features_1 is None) != (self.features_2 is None):
             raise ValueError("give both features_1 and features_2, or neither (then SFS chooses them)")
 
@@ -175,7 +184,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         self._validate_params()
         frame = as_frame(X)
         labels = check_labels(y, frame.shape[0])
-        data = EncodedData(frame, labels, class_values(frame, labels, classes))
+        data = EncodedData(frame, labels, class_values(frame, labels, classes), categories=self.categories)
         if self.features_1 is None:
             self.sfs_table_ = forward_selection(data, n_folds=self.n_folds, seed=self.random_state)
             cols = [list(s) for s in best_two_subsets(self.sfs_table_)]

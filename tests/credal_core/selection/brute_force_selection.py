@@ -115,8 +115,10 @@ def laplace_class_mar(n_c, n_cf, inst, n_values) -> int:
     return scores.index(max(scores))
 
 
-def refit_sfs(X: pd.DataFrame, y, classes, *, n_folds=5, n_repeats=2, seed=0) -> pd.DataFrame:
-    """SFS refitting a Laplace NBC per (subset, fold): the same table as ``sequential_forward_selection``."""
+def refit_sfs(X: pd.DataFrame, y, classes, *, n_folds=5, n_repeats=2, seed=0,
+              categories="seen") -> pd.DataFrame:
+    """SFS refitting a Laplace NBC per (subset, fold): the same table as ``sequential_forward_selection``
+    (``categories``: the NBCs' |F_j| policy; per-feature lists are given per column of ``X``)."""
     y = np.asarray(y)
     folds = list(repeated_stratified_kfold(y, n_splits=min(n_folds, len(y)), n_repeats=n_repeats, seed=seed))
     columns = list(X.columns)
@@ -126,7 +128,10 @@ def refit_sfs(X: pd.DataFrame, y, classes, *, n_folds=5, n_repeats=2, seed=0) ->
     def accuracy(subset):
         hits = 0
         for X_train, y_train, X_test, y_test in parts:
-            model = NaiveBayes(prior="laplace").fit(X_train[subset], y_train, classes=classes)
+            policy = categories if isinstance(categories, str) else [categories[columns.index(c)]
+                                                                     for c in subset]
+            model = NaiveBayes(prior="laplace", categories=policy).fit(X_train[subset], y_train,
+                                                                        classes=classes)
             hits += int(np.sum(model.predict(X_test[subset]) == y_test))
         return hits / (n_repeats * len(y))
 
