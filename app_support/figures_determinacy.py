@@ -1,7 +1,9 @@
 """Figures and tables for the page "Determinacy curves" (000 Fig. 5 and Table 1).
 
 Plain functions of the tidy summaries made by ``credal_core.experiments.summarise``: no streamlit, no
-credal mathematics.
+credal mathematics.  Error bars follow the product's one rule (the engine's ``summarise``, the
+Compare page's figures): mean ± standard deviation over the runs (ddof 1; on a sample data set each
+run is one test fold), no bar where one run defines the indicator — and every figure says so.
 """
 
 from __future__ import annotations
@@ -38,13 +40,16 @@ def _scaled(values, indicator):
     return 100 * np.asarray(values, float) if indicator in PERCENT else np.asarray(values, float)
 
 
-def _standard_error(summary: pd.DataFrame, indicator: str) -> np.ndarray:
-    runs = summary[f"{indicator}_runs"].to_numpy(float)
-    return summary[f"{indicator}_std"].to_numpy(float) / np.sqrt(np.maximum(runs, 1))
+SPREAD = "mean ± sd over runs"     # the error bars' rule, named in every figure
+
+
+def _sd(summary: pd.DataFrame, indicator: str) -> np.ndarray:
+    """The standard deviation over the runs (NaN with one run: no bar)."""
+    return summary[f"{indicator}_std"].to_numpy(float)
 
 
 def determinacy_vs_d_figure(summary: pd.DataFrame, indicator: str = "determinacy") -> go.Figure:
-    """000 Fig. 5: one line per NCC_ε / LNCC_α setting against the sample size d (± one standard error).
+    """000 Fig. 5: one line per NCC_ε / LNCC_α setting against the sample size d (mean ± sd over runs).
 
     NCC_ε in blues (dashed), LNCC_α in oranges (solid), darker for larger ε or α.
     """
@@ -56,14 +61,14 @@ def determinacy_vs_d_figure(summary: pd.DataFrame, indicator: str = "determinacy
         for setting, colour in zip(settings, _palette(colours, len(settings))):
             line = part[part["setting"] == setting].sort_values("d")
             y = _scaled(line[f"{indicator}_mean"], indicator)
-            err = _scaled(_standard_error(line, indicator), indicator)
+            err = _scaled(_sd(line, indicator), indicator)
             fig.add_scatter(x=line["d"], y=y, mode="lines+markers", name=setting, meta=family,
                             line=dict(color=colour, width=2.5, dash=dash), marker=dict(size=8),
                             error_y=dict(type="data", array=err, visible=True, thickness=1),
                             hovertemplate="d = %{x}<br>%{y:.1f}<extra>" + setting + "</extra>")
     label = INDICATOR_LABELS.get(indicator, indicator)
     fig.update_layout(
-        title=f"{label} against the sample size d (000 Fig. 5)",
+        title=f"{label} against the sample size d (000 Fig. 5; {SPREAD})",
         xaxis=dict(title="training-set size d", type="log", tickvals=sorted(summary["d"].unique())),
         yaxis=dict(title=label + (" (%)" if indicator in PERCENT else "")),
         legend=dict(title="classifier"), template="plotly_white", height=460,
@@ -73,7 +78,8 @@ def determinacy_vs_d_figure(summary: pd.DataFrame, indicator: str = "determinacy
 
 
 def indicator_vs_parameter_figure(summary: pd.DataFrame, indicator: str) -> go.Figure:
-    """The indicator against ε (NCC_ε, left) and α (LNCC_α, right), one line per sample size d."""
+    """The indicator against ε (NCC_ε, left) and α (LNCC_α, right), one line per sample size d (mean ± sd
+    over runs)."""
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
                         subplot_titles=("NCC_ε: against ε", "LNCC_α: against α"))
     sizes = sorted(summary["d"].unique())
@@ -87,14 +93,14 @@ def indicator_vs_parameter_figure(summary: pd.DataFrame, indicator: str) -> go.F
                             showlegend=col == 1 or not (summary["classifier"] == "NCC").any(),
                             meta=family, line=dict(color=colour, width=2.5), marker=dict(size=8),
                             error_y=dict(type="data", visible=True, thickness=1,
-                                         array=_scaled(_standard_error(line, indicator), indicator)),
+                                         array=_scaled(_sd(line, indicator), indicator)),
                             hovertemplate=f"{key} = %{{x:g}}<br>%{{y:.1f}}<extra>d = {d}</extra>",
                             row=1, col=col)
     label = INDICATOR_LABELS.get(indicator, indicator)
     fig.update_xaxes(title_text="ε (contamination with Perks' prior)", row=1, col=1)
     fig.update_xaxes(title_text="α (likelihood threshold)", row=1, col=2)
     fig.update_yaxes(title_text=label + (" (%)" if indicator in PERCENT else ""), row=1, col=1)
-    fig.update_layout(title=f"{label} against ε and α", template="plotly_white", height=420,
+    fig.update_layout(title=f"{label} against ε and α ({SPREAD})", template="plotly_white", height=420,
                       legend=dict(title="sample size"), margin=dict(l=60, r=20, t=70, b=50))
     return fig
 

@@ -194,7 +194,8 @@ def indicator_section() -> None:
     indicator = st.selectbox("Indicator", list(INDICATOR_LABELS), format_func=INDICATOR_LABELS.get,
                              key="dc_indicator")
     st.plotly_chart(indicator_figures(active, summary)[indicator], key="dc_fig_param")
-    st.caption("Points are means over the runs; bars are ± one standard error. Single accuracy and NBC-I "
+    st.caption("Points are means over the runs; bars are ± one standard deviation over the runs (on a sample "
+               "data set a run is one test fold: the Compare page's rule). Single accuracy and NBC-I "
                "are averaged over the runs where they are defined (some determinate / indeterminate "
                "instance).")
 
