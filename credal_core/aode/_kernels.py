@@ -312,12 +312,13 @@ def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
             for c in range(1, n_classes):
                 if acc[j, c] > top:
                     top = acc[j, c]
-            lse = 0.0
+            total_e = 0.0                   # exp of the shifted joints, then divided by their sum
             for c in range(n_classes):
-                lse += math.exp(acc[j, c] - top)
-            lse = math.log(lse)
+                e = math.exp(acc[j, c] - top)
+                post[c, t] = e
+                total_e += e
             for c in range(n_classes):
-                post[c, t] = math.exp((acc[j, c] - top) - lse) if usable[j, i] else 0.0
+                post[c, t] = post[c, t] / total_e if usable[j, i] else 0.0
             if usable[j, i]:
                 used += 1
         for c in range(n_classes):
@@ -381,12 +382,13 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
             for c in range(1, n_classes):
                 if acc[j, c] > top:
                     top = acc[j, c]
-            lse = 0.0
+            total_e = 0.0                   # exp of the shifted joints, then divided by their sum
             for c in range(n_classes):
-                lse += math.exp(acc[j, c] - top)
-            lse = math.log(lse)
+                e = math.exp(acc[j, c] - top)
+                post[c, t] = e
+                total_e += e
             for c in range(n_classes):
-                post[c, t] = math.exp((acc[j, c] - top) - lse) if usable[j, i] else 0.0
+                post[c, t] = post[c, t] / total_e if usable[j, i] else 0.0
             if usable[j, i]:
                 used += 1
         for c in range(n_classes):

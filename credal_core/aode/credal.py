@@ -6,7 +6,7 @@ import numpy as np
 from .._base import CredalClassifierMixin, check_number
 from . import _kernels
 from ._dominance import REL_TIE, bma_dominance, comp_dominance
-from ._spode import DEFAULT_MAX_TABLE_BYTES, log_normalise
+from ._spode import DEFAULT_MAX_TABLE_BYTES
 from .bma import BMAAODE
 from .compression import CompAODE
 
@@ -17,9 +17,16 @@ _CHUNK_CELLS = 2 ** 21
 
 
 def _kept_posteriors(spodes, codes, keep) -> np.ndarray:
-    """Posteriors of the kept SPODEs, class-major per instance: a contiguous array (n, C, k̃)."""
-    log_post = log_normalise(spodes.log_joint_ckn(codes)[:, keep, :], axis=0)   # (C, k̃, n)
-    return np.exp(np.ascontiguousarray(log_post.transpose(2, 0, 1)))
+    """Posteriors of the kept SPODEs, class-major per instance: a contiguous array (n, C, k̃).
+
+    exp(L - max L) divided by its sum over the classes (added in class order): one exponential per
+    class instead of two and a log, the operations of the compiled kernels (same floats)."""
+    joint = spodes.log_joint_ckn(codes)[:, keep, :]                              # (C, k̃, n)
+    shifted = np.exp(joint - joint.max(axis=0, keepdims=True))
+    total = shifted[0].copy()
+    for c in range(1, shifted.shape[0]):                # class order, as the kernels add them
+        total += shifted[c]
+    return np.ascontiguousarray((shifted / total).transpose(2, 0, 1))
 
 
 def _chunked(n, n_classes, k):
