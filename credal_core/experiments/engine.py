@@ -13,8 +13,16 @@ k-fold) and 004 (:mod:`.paper_004`, repeated hold-out):
    cluster (:func:`.runner.run_tasks`) and stacks their rows;
 4. :func:`summarise` averages: **the mean over folds, with its standard deviation and the number
    of folds that define the indicator** (an indicator undefined in a fold — single accuracy with no
-   determinate instance — is left out of that fold's mean, not counted as 0).  Pooled figures
-   (all test predictions of all folds together) are not used anywhere in the product.
+   determinate instance — is left out of that fold's mean, not counted as 0).  The figures the
+   engine reports are such means.  Pooled figures (all test predictions of all folds together: hits /
+   rows) appear in one place only, as model-selection criteria inside the threshold selector of
+   paper 004: the accuracy that ranks feature subsets in sequential forward selection
+   (:func:`credal_core.selection.sfs.sequential_forward_selection`, ``ThresholdSelector.sfs_table_``)
+   and the one that chooses k (:func:`credal_core.selection.plane.cv_accuracy_by_k`,
+   ``ThresholdSelector.cv_accuracy_``, and so each run of 004's Table 2).  They are kept because
+   they are the quantities 004's protocol maximises (the share of training rows classified right
+   when held out), and changing them would change the chosen subsets and k, hence every 004
+   result; they are labelled "pooled over folds (hits / rows)" where they are defined.
 """
 from __future__ import annotations
 

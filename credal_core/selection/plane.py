@@ -171,7 +171,12 @@ def cv_accuracy_by_k(data: EncodedData, rows, cols, *, distances, k_grid, traini
     """Cross-validated accuracy of the selector for every k of ``k_grid``, per distance (004 §5).
 
     One stratified ``n_folds``-fold partition of the training ``rows`` (seeded); each fold is
-    classified by a selector built on the other folds.  Returns ``{distance: ndarray (len(k_grid),)}``.
+    classified by a selector built on the other folds.  Returns ``{distance: ndarray (len(k_grid),)}``:
+    the accuracy **pooled over folds (hits / rows), not a mean over folds** — the right answers of all
+    folds together divided by ``len(rows)`` (each row is tested once), i.e. the mean over folds
+    weighted by fold size.  It is the criterion that chooses k (``ThresholdSelector(k="cv")``, 004
+    Table 2's runs), not a reported evaluation figure; those are means over splits
+    (:func:`credal_core.experiments.engine.summarise`).
     """
     rows = np.asarray(rows)
     hits = {d: np.zeros(len(k_grid)) for d in distances}

@@ -91,6 +91,11 @@ def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, 
     -------
     DataFrame with one row per subset tried: ``step`` (its size), ``features`` (tuple of column
     labels, in column order), ``accuracy``, ``on_path`` (True for the subset kept at that step).
+    ``accuracy`` is pooled over folds (hits / rows), not a mean over folds: the right answers of
+    all ``n_repeats`` × ``n_folds`` folds together divided by ``n_repeats`` × the number of rows
+    (each repeat tests every row once), i.e. the mean over folds weighted by fold size.  It is the
+    criterion that ranks the subsets (C1 and C2: :func:`best_two_subsets`), not a reported
+    evaluation figure.
     """
     frame = as_frame(X)
     labels = check_labels(y, frame.shape[0])
@@ -100,7 +105,8 @@ def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, 
 
 def forward_selection(data: EncodedData, *, n_folds: int = 5, n_repeats: int = 2,
                       seed: int = 0) -> pd.DataFrame:
-    """:func:`sequential_forward_selection` on data already encoded (the selector's own)."""
+    """:func:`sequential_forward_selection` on data already encoded (the selector's own); ``accuracy``
+    pooled over folds (hits / rows), not a mean over folds."""
     n = len(data.labels)
     folds = [_FoldScorer(data, train, test)
              for train, test in repeated_stratified_kfold(data.labels, n_splits=min(n_folds, n),
@@ -114,7 +120,7 @@ def forward_selection(data: EncodedData, *, n_folds: int = 5, n_repeats: int = 2
                 continue
             subset = sorted(kept + [col])
             hits = sum(fold.hits(subset, col) for fold in folds)
-            # each repeat tests every instance once
+            # pooled over folds (hits / rows): each repeat tests every instance once
             scored.append((hits / (n_repeats * n), -col, col, subset))
         best = max(scored, key=lambda s: (s[0], s[1]))
         for acc, _, col, subset in scored:

@@ -115,13 +115,17 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
     k_ : int
         The k in use (fixed or chosen by CV).
     cv_accuracy_ : DataFrame or None
-        With ``k="cv"``: ``k`` and the cross-validated ``accuracy`` of the selector.
+        With ``k="cv"``: ``k`` and the cross-validated ``accuracy`` of the selector, pooled over folds
+        (hits / rows), not a mean over folds: the right answers of all ``n_folds`` folds together
+        divided by the number of training rows (:func:`~credal_core.selection.plane.cv_accuracy_by_k`).
+        The criterion that chooses ``k_``.
     training_thresholds_ : ndarray of shape (n, 2)
         The training points of the threshold plane (x: C1, y: C2).
     training_correct_ : ndarray of bool, shape (n, 2)
         Whether C1 / C2 classified each training instance correctly.
     sfs_table_ : DataFrame or None
-        The SFS table when the subsets were chosen by SFS.
+        The SFS table when the subsets were chosen by SFS; its ``accuracy`` is pooled over folds
+        (hits / rows), not a mean over folds (see :func:`sequential_forward_selection`).
 
     Examples
     --------
