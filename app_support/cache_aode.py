@@ -35,7 +35,7 @@ from credal_core.experiments.compare import (
 )
 
 __all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
-           "coded_sample", "fitted", "weights_view", "instance_view", "comparison", "comparison_view",
+           "fitted", "weights_view", "instance_view", "comparison", "comparison_view",
            "bar_progress"]
 
 EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
@@ -105,21 +105,6 @@ def training_rows(name: str, n_train: int):
     return np.sort(order[:n_train])
 
 
-@st.cache_resource(show_spinner=False)
-def coded_sample(name: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """The data set with every value replaced by its rank among its column's sorted values (int64,
-    same column names), and the same table as a plain array (shared: never mutate).
-
-    The models of sections 1 and 2 are fitted on these codes: their categories are then integers in
-    the same order as the text values' (both sorted), so every number is the same, and one instance
-    is encoded through ``CountTables.encode``'s integer lookup instead of a pandas pass per column (a
-    test compares the two fits)."""
-    X, _ = cached_sample(name)
-    codes = pd.DataFrame({col: np.searchsorted(np.sort(X[col].unique()), X[col].to_numpy())
-                          for col in X.columns}).astype(np.int64)
-    return codes, codes.to_numpy()
-
-
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _fitted_base(name: str, n_train: int) -> tuple[CredalBMAAODE, CredalCompAODE]:
     """Both models on the chosen rows at ε = EPS_MIN; every other ε is a copy (see :func:`fitted`)."""
@@ -127,11 +112,11 @@ def _fitted_base(name: str, n_train: int) -> tuple[CredalBMAAODE, CredalCompAODE
 
 
 def _fit(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
-    codes, _ = coded_sample(name)
-    _, y = cached_sample(name)
+    """Both models fitted on the chosen rows' own values (their ``fit`` encodes them, as everywhere)."""
+    X, y = cached_sample(name)
     rows = training_rows(name, n_train)
-    return (CredalBMAAODE(epsilon=epsilon).fit(codes.iloc[rows], y.iloc[rows]),
-            CredalCompAODE(epsilon=epsilon).fit(codes.iloc[rows], y.iloc[rows]))
+    return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
+            CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
@@ -175,9 +160,8 @@ def _instance_parts(name: str, n_train: int, row: int) -> dict:
     """What section 2 shows of one instance whatever ε is: its text, its true class, BMA-AODE's
     prediction (its weights do not depend on ε) and the SPODE posteriors' figure."""
     X, y = cached_sample(name)
-    _, codes = coded_sample(name)
     bma, comp = _fitted_base(name, n_train)
-    x = codes[row:row + 1]
+    x = X.iloc[[row]]
     proba = bma.predict_proba(x)[0]
     posteriors = comp.spode_posteriors(x)[0]
     frame = pd.DataFrame(np.where(np.isnan(posteriors), 0.0, posteriors),
@@ -192,9 +176,9 @@ def _instance_parts(name: str, n_train: int, row: int) -> dict:
 def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
     """Section 2 of one instance: the dominance tests (as text), the SPODE posteriors' figure, both
     credal sets and both precise predictions with their probability."""
-    _, codes = coded_sample(name)
+    X, _ = cached_sample(name)
     bma, comp = fitted(name, n_train, epsilon)
-    x = codes[row:row + 1]
+    x = X.iloc[[row]]                       # one row of text values: the models encode it
     info = instance_explanation(bma, comp, x)
     proba_comp = comp.predict_proba(x)[0]
     parts = _instance_parts(name, n_train, row)

@@ -1,10 +1,19 @@
-"""Loading the data sets shipped in ``sample_data/`` (no streamlit here; pages add caching)."""
+"""Loading the data sets shipped in ``sample_data/`` (no streamlit here; pages add caching).
+
+One rule for every file: a sample is read by the core loader that reads an upload on the Compare page
+(:func:`credal_core.data.csv_loader.read_csv_bytes`: cells stripped, the missing-value tokens ``?``,
+``NA``, empty … read as missing), so every page sees the same frame of the same file.  The shipped
+categorical samples have no missing cell: their values are their text, exactly as in the file (a test
+checks this against a plain ``pandas.read_csv(dtype=str, keep_default_na=False)`` of every one).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pandas as pd
+
+from credal_core.data.csv_loader import read_csv_bytes
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 
@@ -35,12 +44,13 @@ def sample_names(*, include_numeric: bool = False) -> list[str]:
 
 
 def load_sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
-    """Return ``(X, y)`` for a shipped sample: X holds the feature columns as text, y the class."""
+    """Return ``(X, y)`` for a shipped sample: X holds the feature columns as text, y the class (the
+    core loader's frame of the file, as an upload of it on the Compare page)."""
     try:
         filename, target = SAMPLES[name]
     except KeyError:
         raise ValueError(f"unknown sample data set {name!r}; choose one of {sample_names()}") from None
-    frame = pd.read_csv(SAMPLE_DIR / filename, dtype=str, keep_default_na=False)
+    frame = read_csv_bytes(sample_bytes(name), name=filename).frame
     y = frame.pop(target)
     return frame, y
 
