@@ -24,7 +24,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.counts import as_frame, check_categories_policy, check_labels
+from ..data.counts import as_frame, check_categories_policy, check_labels, declared_classes
 from ..naive.naive_bayes import NaiveBayes
 from .encoded import EncodedData, class_values, resolve_features
 from .plane import (
@@ -188,7 +188,8 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         self._validate_params()
         frame = as_frame(X)
         labels = check_labels(y, frame.shape[0])
-        data = EncodedData(frame, labels, class_values(frame, labels, classes), categories=self.categories)
+        declared = declared_classes(y) if classes is None else classes   # a Categorical y declares them
+        data = EncodedData(frame, labels, class_values(frame, labels, declared), categories=self.categories)
         if self.features_1 is None:
             self.sfs_table_ = forward_selection(data, n_folds=self.n_folds, seed=self.random_state)
             cols = [list(s) for s in best_two_subsets(self.sfs_table_)]
