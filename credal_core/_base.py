@@ -256,6 +256,16 @@ class CredalClassifierMixin:
         """Hook: bool (n, C, C), ``[i, a, b]`` true iff class a dominates class b."""
         raise NotImplementedError
 
+    def _set_dominance(self, codes: np.ndarray) -> np.ndarray:
+        """Hook for :meth:`predict_set`: a dominance array with the same maximal set as
+        :meth:`_dominance` (by default, that array itself).
+
+        A classifier whose dominance implies a strictly higher value of some score (so it has no
+        cycle, and the maximal classes are the non-dominated ones) may leave a pair (a, b) false once
+        b is known to be dominated by another class: every dominated class keeps one dominating
+        class marked, so :func:`maximal_set` gives the same sets with fewer pairs computed."""
+        return self._dominance(codes)
+
     def dominance_codes(self, codes: np.ndarray) -> np.ndarray:
         """Pairwise dominance (n, C, C) of instances already encoded by this model.
 
@@ -294,7 +304,7 @@ class CredalClassifierMixin:
         no maximal class; the set is then the top cycle (the classes not beaten, through chains of
         dominance, by a class they do not beat back), which equals the maximal set otherwise.
         """
-        return chunked(X, lambda part: maximal_set(self._dominance(self._encode(part))))
+        return chunked(X, lambda part: maximal_set(self._set_dominance(self._encode(part))))
 
 
 def without_self_dominance(dom: np.ndarray) -> np.ndarray:

@@ -343,10 +343,14 @@ def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
 
 
 @compiled_kernel
-def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equality, rel_tie, out):
+def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equality, rel_tie, sets_only,
+                        out):
     """``comp_dominance`` on the kept SPODEs' posteriors (unusable ones zeroed), row by row.
 
-    ``shift`` (k̃,) = base + log(total / k̃): the centre scores; ``out`` (n, C, C) bool."""
+    ``shift`` (k̃,) = base + log(total / k̃): the centre scores; ``out`` (n, C, C) bool.  Dominance
+    needs a strictly higher centre score, so it has no cycle; the rival classes a are tried in
+    decreasing centre score, and with ``sets_only`` a pair (a, b) is left false once b is known to
+    be dominated (the maximal set is unchanged: see ``CredalClassifierMixin._set_dominance``)."""
     k, n = idx.shape
     n_classes = tt.shape[2]
     kk = keep.shape[0]
@@ -361,6 +365,8 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     y = np.empty(kk)
     lams = np.empty(kk)
     log_eps = math.log(epsilon)                     # most priors sit at epsilon
+    rank = np.empty(n_classes, dtype=np.int64)
+    beaten = np.empty(n_classes, dtype=np.bool_)
     for i in range(n):
         for j in range(k):
             slots[j] = idx[j, i]
@@ -396,10 +402,18 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
             for t in range(kk):
                 s += post[c, t] * shift[t]
             score[c] = s
-        for a in range(n_classes):
+        for c in range(n_classes):          # classes by decreasing centre score (insertion sort)
+            beaten[c] = False
+            u = c - 1
+            while u >= 0 and score[rank[u]] < score[c]:
+                rank[u + 1] = rank[u]
+                u -= 1
+            rank[u + 1] = c
+        for ra in range(n_classes):
+            a = rank[ra]
             for b in range(n_classes):
                 out[i, a, b] = False
-                if not score[a] > score[b]:
+                if not score[a] > score[b] or (sets_only and beaten[b]):
                     continue
                 has_neg = False
                 for t in range(kk):
@@ -451,3 +465,5 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
                     value += c_[t] * lg
                     scale += abs(lg) * (post[a, t] + post[b, t])
                 out[i, a, b] = value > rel_tie * scale
+                if out[i, a, b]:
+                    beaten[b] = True

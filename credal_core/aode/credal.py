@@ -176,7 +176,7 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
         total = 1.0 - (k - int(keep.sum()) + 1) * eps
         return keep, base, total, bool(keep.all())
 
-    def _dominance(self, codes):
+    def _dominance(self, codes, sets_only=False):
         keep, base, total, equality = self.comp_problem()
         n, n_classes = codes.shape[0], len(self.classes_)
         if not keep.any():
@@ -188,7 +188,7 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
             _kernels.comp_dominance_rows(tt, self.spodes_.slot_index(codes), kept,
                                          np.ascontiguousarray(self._usable(codes).T), base,
                                          base + np.log(total / kept.size), float(self.epsilon), float(total),
-                                         equality, REL_TIE, out)
+                                         equality, REL_TIE, sets_only, out)
             return out
         for sl in _chunked(n, n_classes, int(keep.sum())):
             part = codes[sl]
@@ -200,3 +200,8 @@ class CredalCompAODE(CredalClassifierMixin, CompAODE):
                 post *= ~unusable[:, None, :]
             out[sl] = comp_dominance(post.swapaxes(1, 2), base, float(self.epsilon), total, equality)
         return out
+
+    def _set_dominance(self, codes):
+        # dominance needs a strictly higher centre score (no cycle): the compiled rows stop testing
+        # the rivals of a class once one dominates it (``CredalClassifierMixin._set_dominance``)
+        return self._dominance(codes, sets_only=True)

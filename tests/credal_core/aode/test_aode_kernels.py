@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from credal_core._base import maximal_set
 from credal_core._compiled import numba_enabled
 from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, _ensemble, _kernels
 from credal_core.aode._dominance import REL_TIE, bma_dominance, comp_dominance
@@ -75,6 +76,9 @@ def _results(model, X, y, test):
             out[name] = getattr(model, name)
     if hasattr(model, "predict_set"):
         out["set"] = model.predict_set(test)
+        out["dominance"] = model.dominance(test)
+        # predict_set may skip pairs (COMP-AODE*'s sets-only rows): the same sets as the full relation
+        np.testing.assert_array_equal(out["set"], maximal_set(out["dominance"]))
     return out
 
 
@@ -263,8 +267,16 @@ def test_kernels_equal_the_numpy_functions(monkeypatch, seed):
     got = np.empty((len(test), n_classes, n_classes), dtype=bool)
     _kernels.comp_dominance_rows(tables.kernel_table(), tables.slot_index(test), np.flatnonzero(keep),
                                  np.ascontiguousarray(usable.T), base, base + np.log(total / kk), eps, total,
-                                 equality, REL_TIE, got)
+                                 equality, REL_TIE, False, got)
     np.testing.assert_array_equal(got, comp_dominance(zeroed, base, eps, total, equality))
+    # sets only: a subset of the pairs, with every dominated class still dominated (same sets)
+    part = np.empty_like(got)
+    _kernels.comp_dominance_rows(tables.kernel_table(), tables.slot_index(test), np.flatnonzero(keep),
+                                 np.ascontiguousarray(usable.T), base, base + np.log(total / kk), eps, total,
+                                 equality, REL_TIE, True, part)
+    assert not (part & ~got).any()
+    np.testing.assert_array_equal(part.any(axis=1), got.any(axis=1))
+    np.testing.assert_array_equal(maximal_set(part), maximal_set(got))
 
 
 def _log_normalise(logs):
