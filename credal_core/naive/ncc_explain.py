@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._base import TIE, maximal_set
+from .._base import maximal_set
 from ..data.counts import MISSING, UNSEEN
 from ..data.preparation import Preparation
 from .naive_bayes import NaiveBayes
@@ -286,7 +286,10 @@ def explain_dominance(model: NCC, instance, a, b) -> DominanceExplanation:
         rows.append(row)
     table = pd.DataFrame(rows)
     return DominanceExplanation(
-        a=a, b=b, x_star=x_star, log_ratio=log_ratio, dominates=bool(log_ratio > TIE),
+        # the verdict is the classifier's own (the one decision path); the explanation's minimum
+        # agrees with it (tests/credal_core/naive/test_ncc_explain.py)
+        a=a, b=b, x_star=x_star, log_ratio=log_ratio,
+        dominates=bool(model.dominance_codes(codes[None, :])[0, ia, ib]),
         completion={names[j]: model.tables_.categories[j][v] for j, v in completion.items()},
         class_factor=math.nan if blocked else math.exp(pair.class_term(x_star)), table=table)
 

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from credal_core import NCC, NaiveBayes
+from credal_core._base import TIE
 from credal_core.naive.ncc_explain import explain_dominance, hide_cells, nonmar_order, treatment_sets
 from tests.credal_core.brute_force import (
     encode_instance_missing,
@@ -71,6 +72,8 @@ def test_verdict_is_the_nccs_own():
         for ia, ib in itertools.permutations(range(len(model.classes_)), 2):
             e = explain_dominance(model, X_test, model.classes_[ia], model.classes_[ib])
             assert e.dominates == bool(dom[ia, ib]), (seed, ia, ib, e)
+            # the explanation's own minimum (its table) tells the same verdict as the classifier
+            assert (e.log_ratio > TIE) == e.dominates, (seed, ia, ib, e)
             verdicts[e.dominates] += 1
             if math.isfinite(e.log_ratio):         # the table's factors multiply to the ratio
                 product = e.class_factor * float(np.prod(e.table["factor"].to_numpy()))
