@@ -138,8 +138,8 @@ def compare_page_run(choice, *, clf, folds=3, repeats=2, seed=3, title="data") -
 def cli_summary(tmp_path, argv) -> pd.DataFrame:
     out = tmp_path / "summary.csv"
     assert cli([*argv, "--jobs", "1", "--csv", str(out)]) == 0
-    # round_trip: pandas' default float parser may be one ulp off the written repr
-    return pd.read_csv(out, float_precision="round_trip")
+    # pandas 3 reads floats round-trip by default (the written repr gives back the same float)
+    return pd.read_csv(out)
 
 
 def assert_per_fold_equal(compared: pd.DataFrame, swept: pd.DataFrame, n_runs: int, what: str):
@@ -431,7 +431,7 @@ def test_command_line_equals_determinacy_page_artificial(what, determinacy_page,
     runs_csv = tmp_path / "runs.csv"
     assert cli([what, *CLI_ARTIFICIAL, "--csv", str(runs_csv)]) == 0
     printed = capsys.readouterr().out
-    written = pd.read_csv(runs_csv, float_precision="round_trip")
+    written = pd.read_csv(runs_csv)
     pd.testing.assert_frame_equal(written, page_runs, check_dtype=False, check_exact=True)
     one = "{:.1f}".format
     if what == "table1":
