@@ -20,6 +20,9 @@ import pandas as pd
 from scipy import sparse
 from sklearn.exceptions import DataConversionWarning
 
+from .._compiled import numba_enabled
+from . import _kernels
+
 __all__ = ["MISSING", "UNSEEN", "CountTables", "Gather", "as_frame", "check_categories_policy",
            "check_labels", "declared_classes", "labels_as_text", "lookup", "lookup_sum", "union_categories"]
 
@@ -314,6 +317,8 @@ def _factorize_integer_matrix(X: np.ndarray):
     """
     if X.size == 0:
         return None
+    if numba_enabled() and X.dtype != np.uint64:          # compiled: the same codes and values
+        return _factorize_integer_matrix_compiled(X)
     # ranges in Python integers: int64 arithmetic would wrap on extreme values (e.g. -2**63 and
     # 2**63 - 1 in one column), and uint64 values past 2**63 do not fit the int64 codes
     mins, maxs = X.min(axis=0).tolist(), X.max(axis=0).tolist()
@@ -330,6 +335,25 @@ def _factorize_integer_matrix(X: np.ndarray):
     codes = np.take(rank - np.repeat(rank[offsets], spans), slot)   # each column's minimum -> 0
     values = [(lo[j] + np.flatnonzero(present[o:o + w])).astype(X.dtype)
               for j, (o, w) in enumerate(zip(offsets.tolist(), spans.tolist()))]
+    return codes, values
+
+
+def _factorize_integer_matrix_compiled(X: np.ndarray):
+    """:func:`_factorize_integer_matrix` through the compiled loops of :mod:`._kernels` (X of a
+    signed or at most 32-bit unsigned dtype: every value fits int64)."""
+    X64 = np.ascontiguousarray(X, dtype=np.int64)
+    m = X64.shape[1]
+    lo, hi = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    _kernels.integer_ranges(X64, lo, hi)
+    spans = [int(h) - int(v) + 1 for v, h in zip(lo.tolist(), hi.tolist())]    # Python ints: no wrap
+    if sum(spans) > _INTEGER_SPAN_SLOTS:
+        return None
+    offsets = np.concatenate([[0], np.cumsum(spans)[:-1]]).astype(np.int64)
+    present = np.zeros(int(sum(spans)), dtype=bool)
+    codes = np.empty((m, X64.shape[0]), dtype=np.int64)
+    _kernels.integer_codes(X64, lo, offsets, present, codes)
+    values = [(lo[j] + np.flatnonzero(present[o:o + w])).astype(X.dtype)
+              for j, (o, w) in enumerate(zip(offsets.tolist(), spans))]
     return codes, values
 
 
