@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from ..data.counts import declared_classes
 from ..metrics import credal_scores, precise_accuracy_split
 from ..naive.naive_bayes import NaiveBayes
 from ..naive.ncc import NCC
@@ -44,7 +45,7 @@ def holdout_example(X: pd.DataFrame, y, n_train: int, s_values: Iterable[float],
     X : DataFrame of shape (N, m)
         Categorical features, in row order (the split is not shuffled).
     y : array-like of shape (N,)
-        Class labels.
+        Class labels; a pandas Categorical declares its categories as classes (as ``fit``).
     n_train : int
         The first ``n_train`` rows train both classifiers; rows ``n_train`` … ``N - 1`` test them.
     s_values : iterable of float
@@ -65,17 +66,19 @@ def holdout_example(X: pd.DataFrame, y, n_train: int, s_values: Iterable[float],
     ------
     ValueError
         If ``n_train`` leaves no training or no test row, the training rows hold one class, or a
-        test row's class is not among the training rows' classes.
+        test row's class is not among the training rows' classes (nor declared by a Categorical
+        ``y``).
     """
     X = pd.DataFrame(X).reset_index(drop=True)
+    classes = declared_classes(y)                       # a Categorical y declares its classes
     y = pd.Series(np.asarray(y))
     if not 0 < n_train < len(X):
         raise ValueError(f"n_train must leave training and test rows: 0 < n_train < {len(X)}; got {n_train}")
     X_train, X_test = X.iloc[:n_train], X.iloc[n_train:]
     y_train, y_true = y.iloc[:n_train], y.to_numpy()[n_train:]
-    nbc_pred = NaiveBayes(s=nbc_s).fit(X_train, y_train).predict(X_test)
+    nbc_pred = NaiveBayes(s=nbc_s).fit(X_train, y_train, classes=classes).predict(X_test)
     s_values = [float(s) for s in s_values]
-    ncc = NCC(s=s_values[0] if s_values else 1.0).fit(X_train, y_train)
+    ncc = NCC(s=s_values[0] if s_values else 1.0).fit(X_train, y_train, classes=classes)
     column = {label: j for j, label in enumerate(ncc.classes_.tolist())}
     truth = np.array([column.get(label, -1) for label in y_true.tolist()])
     views = {}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..data.counts import as_frame, check_labels
+from ..data.counts import as_frame, check_labels, declared_classes
 from ..selection.threshold import (
     DEFAULT_K_GRID,
     DISTANCES,
@@ -57,7 +57,7 @@ def _prepare(X, y, features_1, features_2):
     names = list(frame.columns)
     cols = [[names.index(c) for c in resolve_features(frame, f, what=w)]
             for f, w in ((features_1, "features_1"), (features_2, "features_2"))]
-    return EncodedData(frame, labels, class_values(frame, labels)), cols
+    return EncodedData(frame, labels, class_values(frame, labels, declared_classes(y))), cols
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..data.counts import as_frame, check_labels
+from ..data.counts import as_frame, check_labels, declared_classes
 from ..resampling import repeated_stratified_kfold
 from .encoded import EncodedData, class_values
 
@@ -99,7 +99,8 @@ def sequential_forward_selection(X, y, *, n_folds: int = 5, n_repeats: int = 2, 
     """
     frame = as_frame(X)
     labels = check_labels(y, frame.shape[0])
-    return forward_selection(EncodedData(frame, labels, class_values(frame, labels, classes), categories),
+    declared = declared_classes(y) if classes is None else classes     # a Categorical y declares them
+    return forward_selection(EncodedData(frame, labels, class_values(frame, labels, declared), categories),
                              n_folds=n_folds, n_repeats=n_repeats, seed=seed)
 
 

@@ -89,3 +89,32 @@ def test_labels_as_text_sorts_as_text_and_adds_the_declared_ones():
     assert classes.tolist() == ["1.0", "2.5"]
     with pytest.raises(ValueError, match="missing label"):
         labels_as_text(["a", None, "b"])
+
+
+def test_the_selectors_paths_declare_the_classes_of_a_categorical_y():
+    from credal_core.experiments.paper_004 import _prepare
+    from credal_core.selection.sfs import sequential_forward_selection
+
+    rng = np.random.default_rng(0)                  # 15 rows: small enough for the empty class to matter
+    X = pd.DataFrame({"a": rng.choice(list("pq"), 15), "b": rng.choice(list("uvw"), 15),
+                      "c": rng.choice(list("rs"), 15)})
+    labels = rng.choice(["x", "y"], 15)
+    y = pd.Series(pd.Categorical(labels, categories=["x", "y", "z"]))
+    by_categorical = sequential_forward_selection(X, y, n_folds=3, n_repeats=1)
+    by_argument = sequential_forward_selection(X, labels, classes=["x", "y", "z"], n_folds=3, n_repeats=1)
+    plain = sequential_forward_selection(X, labels, n_folds=3, n_repeats=1)
+    pd.testing.assert_frame_equal(by_categorical, by_argument)
+    assert not by_categorical.equals(plain)             # the empty class changes the pooled scores
+    data, _ = _prepare(X, y, ["a"], ["b"])
+    assert data.classes.tolist() == ["x", "y", "z"]
+
+
+def test_the_home_example_declares_the_classes_of_a_categorical_y():
+    from credal_core.experiments.holdout_example import holdout_example
+
+    X, labels = _data(5, n=50)
+    y = pd.Series(pd.Categorical(labels, categories=["x", "y", "z"]))
+    view = holdout_example(X, y, n_train=30, s_values=(2.0,))[2.0]
+    assert view["classes"].tolist() == ["x", "y", "z"]
+    direct = NCC(s=2.0).fit(X.iloc[:30], labels[:30], classes=["x", "y", "z"]).predict_set(X.iloc[30:])
+    np.testing.assert_array_equal(view["sets"], direct)
