@@ -8,7 +8,8 @@ Module map (every module, grouped; models never import the experiments)::
     ├── _compiled           optional numba kernels, numpy fallback (numba loads lazily)
     ├── _roots              bracketed monotone root finding (safeguarded Newton)
     ├── data/
-    │   ├── counts          validation, integer codes, CountTables
+    │   ├── counts          validation, integer codes, CountTables, the class rule (declared_classes)
+    │   ├── _kernels        compiled integer coding (numba)
     │   ├── arff            Weka's ARFF format → plain rows
     │   ├── csv_loader      a user's CSV / ARFF, read safely
     │   ├── dataset         a loaded table → a data set to compare on (Compare page, CLI)

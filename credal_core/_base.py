@@ -108,7 +108,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
 
         Missing values in ``X`` are missing at random (counted per feature over the rows where it
         is present).  ``classes`` declares the class labels: a declared class with no training row
-        stays a class (JNCC2's convention).  Raises ``ValueError`` on non-categorical ``X``,
+        stays a class (JNCC2's convention); without it, a pandas Categorical ``y`` declares its
+        categories.  Raises ``ValueError`` on non-categorical ``X``,
         missing labels, mismatched lengths or a single class.
         """
         self._validate_params()

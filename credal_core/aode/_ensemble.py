@@ -99,7 +99,8 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
 
         Missing values in ``X`` (NaN / None / pandas NA) are missing at random: every table is
         counted over the rows where its values are present.  ``classes`` declares the class
-        labels: a declared class with no training row stays a class.  Raises ``ValueError`` on
+        labels: a declared class with no training row stays a class (without it, a pandas
+        Categorical ``y`` declares its categories).  Raises ``ValueError`` on
         non-categorical ``X``, missing labels, a single class, or tables larger than
         ``max_table_bytes`` (checked before anything large is allocated).
         """

@@ -51,7 +51,8 @@ class DominanceExplanation:
         :math:`\\log \\inf` of :math:`P_t(a, \\tilde f) / P_t(b, \\tilde f)` over the priors and,
         for the non-MAR features, over every completion (``-inf`` for a zero count).
     dominates : bool
-        ``log_ratio > 0`` (up to the package's tie tolerance).
+        The NCC's own verdict (``dominance``: a dominates b); the explanation's minimum tells
+        the same, ``log_ratio > 0`` up to the package's tie tolerance.
     completion : dict
         Feature → the value the least favourable completion gives a missing non-MAR test value.
     class_factor : float
