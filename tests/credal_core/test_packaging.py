@@ -2,6 +2,7 @@
 dependencies only (no streamlit, plotly or dask), and none of the app's modules."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -67,14 +68,31 @@ def _link_distributions(names: set[str], site: Path) -> None:
                 (site / top).symlink_to(target)
 
 
+def _source_copy(into: Path) -> Path:
+    """What ``pip install .`` reads (pyproject.toml, README.md, credal_core/), copied: the build
+    then writes its build/ and egg-info there, not in the working tree (whose stale build/ could
+    otherwise end up in a wheel)."""
+    into.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, into / name)
+    shutil.copytree(ROOT / "credal_core", into / "credal_core",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"))
+    return into
+
+
 def test_the_wheel_installs_and_works_in_a_clean_venv(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
+    source = _source_copy(tmp_path / "source")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(wheels)],
                    check=True, capture_output=True)
     (wheel,) = wheels.glob("credal_core-*.whl")
     archive = zipfile.ZipFile(wheel)
     names = archive.namelist()
     assert all(n.startswith(("credal_core/", "credal_core-")) for n in names), names
+    # every module of the source tree is in the wheel (a stale build/ once lacked new ones)
+    sources = {str(p.relative_to(ROOT)) for p in (ROOT / "credal_core").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    assert sources <= set(names), sorted(sources - set(names))
     metadata = archive.read(next(n for n in names if n.endswith("METADATA"))).decode().splitlines()
     requires = [line.split(": ", 1)[1] for line in metadata if line.startswith("Requires-Dist")]
     core = sorted(r.split(">")[0] for r in requires if "extra ==" not in r)
