@@ -474,3 +474,32 @@ def test_seen_values_policy_equals_fit_on_the_training_rows():
     assert (codes[:4, [1, 1, 1, 2]].diagonal() == -1).all()          # values unseen in training
     jll_declared = NaiveBayes(s=1.0).fit_counts(declared)._joint_log_likelihood(data.X[test]).T
     assert not np.allclose(jll_declared - np.logaddexp.reduce(jll_declared, axis=1, keepdims=True), expected)
+
+
+# ----------------------------------------------------------------------------- Home page
+@pytest.mark.parametrize("s", [0.5, 1.0, 2.0, 5.0])
+def test_home_page_example_equals_the_engine_on_its_split(s):
+    """The Home page's live example (app_support.cache_home → holdout_example: one fixed split, the
+    per-instance sets it draws) against the engine's Compare fold function (compare.run_fold through
+    engine.run_folds) on the same split: the NCC(s) indicators and the NBC's accuracy agree."""
+    import app_support.cache_home as cache_home
+    from credal_core.experiments.compare import ClassifierSpec, ComparisonData, ComparisonSettings, run_fold
+    from credal_core.experiments.holdout_example import holdout_example
+
+    X, y = load_sample(cache_home.SAMPLE)
+    home = holdout_example(X, y, cache_home.N_TRAIN, (s,))[s]
+    n = len(y)
+    split = engine.Split(np.arange(cache_home.N_TRAIN), np.arange(cache_home.N_TRAIN, n), 0, 0, 0)
+    labels = np.asarray(y, dtype=object).astype(str)
+    specs = (ClassifierSpec("NBC", "NaiveBayes", {"s": 1.0}), ClassifierSpec("NCC", "NCC", {"s": s}))
+    prep = {"numeric": [], "discretiser": "mdl", "n_bins": 5, "missing": "ignore", "non_mar": []}
+    rows = engine.run_folds(run_fold, ComparisonData(X.reset_index(drop=True), labels, np.unique(labels)),
+                            [split], ComparisonSettings(prep, specs))
+    ncc = rows[rows["classifier"] == "NCC"].iloc[0]
+    nbc = rows[rows["classifier"] == "NBC"].iloc[0]
+    for key in ("determinacy", "single_accuracy", "set_accuracy", "discounted_accuracy", "u65", "u80"):
+        assert ncc[key] == pytest.approx(home["scores"][key], rel=0, abs=1e-12), key
+    assert nbc["accuracy"] == pytest.approx(home["split"]["accuracy"], rel=0, abs=1e-12)
+    if s == 1.0:        # the NCC's own label is the NBC's at its s: NBC-I agrees where the two priors match
+        assert ncc["nbc_i"] == pytest.approx(home["split"]["accuracy_indeterminate"], rel=0, abs=1e-12,
+                                             nan_ok=True)
