@@ -5,8 +5,7 @@ command line, and the protocols of papers 000 (:mod:`.paper_000`), 001 (repeated
 k-fold) and 004 (:mod:`.paper_004`, repeated hold-out).  The one exception is the Home page's live
 example (:mod:`.holdout_example`): one fixed split whose per-instance sets it draws, scored with the
 same metric functions and tested equal to this engine's Compare fold function on that split
-(``tests/credal_core/experiments/test_consolidation.py``).
-
+(``tests/credal_core/experiments/test_consolidation.py``):
 
 1. :func:`make_splits` — seeded training / test splits (:mod:`credal_core.resampling`), each
    labelled with its repeat and fold;
