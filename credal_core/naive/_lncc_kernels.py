@@ -75,10 +75,15 @@ def kernel_tables(tables, shift: bool):
     return off, flag, lg, iv, nc
 
 
-def certify(codes, tables, shift: bool, log_alpha: float):
+def certify(codes, tables, shift: bool, log_alpha: float, sets_only: bool = False):
     """Verdicts (n, C, C) and the pairs left open (n, C, C): ``dom[i, a, b]`` and ``dom[i, b, a]``
     are certified wherever ``unknown[i, a, b]`` (a < b) is False.  ``codes``: complete rows (no
-    missing value), training data without missing values."""
+    missing value), training data without missing values.
+
+    ``sets_only``: verdicts for the maximal set alone.  Each row then settles first the pairs of
+    the class with the best centre score; where that class dominates every other one (so none
+    dominates it), the set is that class whatever the other pairs' verdicts (no chain of
+    dominance reaches it), and those pairs are skipped: false in ``dom``, false in ``unknown``."""
     off, flag, lg, iv, nc = kernel_tables(tables, shift)
     n, n_classes = codes.shape[0], nc.size
     dom = np.zeros((n, n_classes, n_classes), dtype=np.bool_)
@@ -88,8 +93,8 @@ def certify(codes, tables, shift: bool, log_alpha: float):
     flag = np.ascontiguousarray(flag, dtype=np.int8)
     off, lg, iv, nc = (np.ascontiguousarray(off, dtype=np.int64), np.ascontiguousarray(lg, dtype=np.float64),
                        np.ascontiguousarray(iv, dtype=np.float64), np.ascontiguousarray(nc, dtype=np.float64))
-    _certify_rows(codes, off, flag, lg, iv, nc, 1.0 if shift else 0.0, float(log_alpha), dom, unknown,
-                  *_work_arrays(n_classes))
+    _certify_rows(codes, off, flag, lg, iv, nc, 1.0 if shift else 0.0, float(log_alpha), bool(sets_only),
+                  dom, unknown, *_work_arrays(n_classes))
     return dom, unknown
 
 
@@ -108,12 +113,12 @@ def _work_arrays(n_classes):
     log p and log Λ).  The stack of :func:`_max_on`; ends (4, 8): values of :func:`_point` at the
     ends of the spans and of u0's bracket; found (2, 6): those of :func:`_put` at the ends of the
     bracket of ψ's root; the spans (2, 2), their ends' rows in ``ends`` (int) and their maxima (2
-    and 2); 1/q for q <= Q.
+    and 2); 1/q for q <= Q; the order of the pairs (C (C - 1) / 2, 2).
     """
     return (np.zeros((6, n_classes)), np.zeros((n_classes, _Q + 2)), np.zeros((2, _EW + 1)),
             np.zeros((_MAX_CELLS + 2, 14)), np.zeros((4, 8)),
             np.zeros((2, 6)), np.zeros((2, 2)), np.zeros((2, 2), dtype=np.int64), np.zeros(2),
-            np.zeros(2), np.zeros(_Q + 1))
+            np.zeros(2), np.zeros(_Q + 1), np.zeros((n_classes * (n_classes - 1) // 2, 2), dtype=np.int64))
 
 
 @compiled_kernel(**HELPER_OPTIONS)
@@ -553,16 +558,19 @@ def _max_on(lo, hi, i_lo, i_hi, shift, z, sd, ends, found, stack):  # noqa: C901
 
 
 @compiled_kernel(**HELPER_OPTIONS)
-def _mode_bounds(w, d_hi, shift, z, sd):
+def _mode_bounds(w, steps, lr, sl, d_hi, shift, z, sd):
     # where ψ decreases on [0, 1] (slope at most d_hi < 0) with its root û inside: bounds of
-    # max L = L(û) from a point v near û (Newton steps in w = logit u from w).  |û - v| is at
+    # max L = L(û) from a point v near û (``steps`` Newton steps in w = logit u from w; ``lr``,
+    # ``sl``: log r and its slope at w where the caller knows them, else NaN).  |û - v| is at
     # most |ψ(v)| / |d_hi|, and between v and û log L gains at most (log r)' |û - v| per unit
     # ((log L)' = (log r)' (r/(1+r) - u) and r/(1+r) - u moves towards 0 at û), with
-    # (log r)' = ψ' + 1/(u(1-u)) <= d_hi + max 1/(u(1-u)).  (M_lo, M_hi, ok)
+    # (log r)' = ψ' + 1/(u(1-u)) <= d_hi + max 1/(u(1-u)).  The proof holds whatever v: the
+    # steps only make the bounds tight.  (M_lo, M_hi, ok)
     nan = np.nan
-    for _ in range(3):
+    for step in range(steps):
         x = 1.0 / (1.0 + math.exp(-w))
-        lr, sl, _ = _lr_point(x, shift, z, sd)
+        if step > 0 or lr != lr:
+            lr, sl, _ = _lr_point(x, shift, z, sd)
         dw = sl * x * (1.0 - x) - 1.0
         if not (lr == lr and dw < 0):
             return nan, nan, False
@@ -654,8 +662,9 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
                 return False, False, False        # u0 out of reach
             x0 = 0.5 * (a + b)
         else:
-            # u0 is near x0: L just beyond it bounds L(u0) from below, just before it from above
-            for t in range(2):
+            # u0 is near x0: L just before it bounds L(u0) from above (probed first: it settles
+            # most of these pairs), just beyond it from below
+            for t in (1, 0):
                 u = end + (x0 - end) * (1.25 if t == 0 else 0.75)
                 if not (u > a and u < b):
                     continue
@@ -672,6 +681,14 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
         x0 = 0.5
         if ends[0, 4] > -inf and ends[1, 4] < inf:
             x0 = min(max(-ends[0, 4] / (ends[1, 4] - ends[0, 4]), 0.01), 0.99)
+        # r(0) < 1 < r(1): L(0) is in max_[0,u0] L and L(1) in max_[u0,1] L, so if both reach α
+        # times a bound on max L (where ψ decreases on [0, 1]: :func:`_mode_bounds`) neither
+        # class dominates, without the root u0
+        d_lo, d_hi = _dpsi(0.0, 1.0, z, sd)
+        if d_hi < 0:
+            m_lo, m_hi, ok = _mode_bounds(math.log(x0) - math.log1p(-x0), 2, nan, nan, d_hi, shift, z, sd)
+            if ok and min(ends[0, 2], ends[1, 2]) >= log_alpha + m_hi + mg:
+                return True, False, False
     ul, uh, ok = _lr_solve(a, b, x0, shift, z, sd, ends)
     if not ok:
         return False, False, False
@@ -691,7 +708,7 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
             # ψ(0) = +inf, ψ(1) = -inf: where ψ decreases, max L is at its root
             d_lo, d_hi = _dpsi(0.0, 1.0, z, sd)
             if d_hi < 0:
-                m_lo, m_hi, ok = _mode_bounds(0.0, d_hi, shift, z, sd)
+                m_lo, m_hi, ok = _mode_bounds(0.0, 3, nan, nan, d_hi, shift, z, sd)
                 if ok:
                     m_lo = max(m_lo, ref_lo)
                     if q_hi < log_alpha + m_lo - mg:
@@ -727,20 +744,26 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
             return True, False, False
         # Where ψ decreases on all of [0, 1], L is unimodal and its mode lies right of u0 iff
         # ψ(u0) = -logit(u0) > 0: then max_[0,u0] L = L(u0) and b never dominates (the mirror
-        # when u0 > 1/2); max L from :func:`mode_bounds`
-        d_lo, d_hi = _dpsi(0.0, 1.0, z, sd)
+        # when u0 > 1/2); max L from :func:`mode_bounds` (d_lo, d_hi: before the root)
         if d_hi < 0 and (uh < 0.5 or ul > 0.5):
             below = uh < 0.5
-            m_lo, m_hi, ok = _mode_bounds(math.log(ul) - math.log1p(-ul), d_hi, shift, z, sd)
-            if ok:
-                q_lo = ends[2, 2] if below else ends[3, 2]       # L(u0)
-                q_hi = ends[3, 3] if below else ends[2, 3]
-                top_lo = max(m_lo, max(ends[2, 2], ends[3, 2]))
-                top_hi = max(m_hi, tiny)
-                if q_hi < log_alpha + top_lo - mg:
-                    return True, below, not below
-                if q_lo >= log_alpha + top_hi + mg:
-                    return True, False, False
+            q_lo = ends[2, 2] if below else ends[3, 2]           # L(u0)
+            q_hi = ends[3, 3] if below else ends[2, 3]
+            w0 = math.log(ul) - math.log1p(-ul)
+            # one Newton step from u0 first (log r and its slope at ul are in ``ends``: no new
+            # value of log r), and three if that does not settle the pair
+            for steps in (1, 3):
+                if steps == 1:
+                    m_lo, m_hi, ok = _mode_bounds(w0, 1, ends[2, 4], ends[2, 5], d_hi, shift, z, sd)
+                else:
+                    m_lo, m_hi, ok = _mode_bounds(w0, 3, np.nan, np.nan, d_hi, shift, z, sd)
+                if ok:
+                    top_lo = max(m_lo, max(ends[2, 2], ends[3, 2]))
+                    top_hi = max(m_hi, tiny)
+                    if q_hi < log_alpha + top_lo - mg:
+                        return True, below, not below
+                    if q_lo >= log_alpha + top_hi + mg:
+                        return True, False, False
         spans[0, 0] = 0.0
         spans[0, 1] = ul
         spans[1, 0] = uh
@@ -782,8 +805,8 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
 
 
 @compiled_kernel(error_model="numpy")
-def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown,  # noqa: C901
-                  per_class, cS, sd, stack, ends, found, spans, ispan, s_lo, s_hi, inv_q):
+def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, sets_only, dom, unknown,  # noqa: C901
+                  per_class, cS, sd, stack, ends, found, spans, ispan, s_lo, s_hi, inv_q, order):
     # the work arrays (see :func:`_work_arrays`) come zeroed
     Q = _Q                       # (the per-row sums below are written out for this order 6)
     RHO = _RHO
@@ -845,43 +868,76 @@ def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, dom, unknown, 
             ck[c] = k
             cA[c] = A
             cx[c] = xm
+        # the order of the pairs: with ``sets_only``, first those of the class with the best centre
+        # score (see :func:`certify`); the rest once it is not proven to dominate every other class
+        top = -1
+        if sets_only and C > 2:
+            best = -np.inf
+            for c in range(C):
+                if nc[c] > 0:
+                    score = cA[c] + (1.0 - cm[c]) * log_n[c] - ck[c]
+                    if score > best:
+                        best = score
+                        top = c
+        n_pairs = 0
+        if top >= 0:
+            for c in range(C):
+                if c != top:
+                    order[n_pairs, 0] = min(top, c)
+                    order[n_pairs, 1] = max(top, c)
+                    n_pairs += 1
         for a in range(C):
             for b in range(a + 1, C):
-                if nc[a] <= 0 or nc[b] <= 0:
-                    unknown[i, a, b] = True
-                    continue
-                for s in range(2):
-                    c = a if s == 0 else b
-                    w = 1.0 - cm[c]
-                    xn = inv_n[c]
-                    sd[s, 0] = cA[c] + w * log_n[c]
-                    sd[s, 1] = ck[c]
-                    sign = 1.0
-                    pn = xn
-                    for q in range(1, Q + 1):
-                        sq = cS[c, q] + w * pn
-                        sd[s, _G + q - 1] = sign * sq * inv_q[q]
-                        sd[s, _D + q - 1] = sign * sq
-                        sd[s, _F + q - 1] = sign * cS[c, q]
-                        # W_q = S_(q-1) - z S_q for the features, n (1 - m) / (n + z)^q for the class
-                        sd[s, _W + q - 1] = sign * (cS[c, q - 1] - z * cS[c, q] + w * nc[c] * pn) * inv_q[q]
-                        sign = -sign
-                        pn *= xn
-                    # pn = xn^(Q+1) here; c/(c+z)^(Q+1) <= 1/(c+z)^Q bounds the weighted sums' tail
-                    sd[s, 2] = cS[c, Q + 1] + abs(w) * pn
-                    sd[s, 3] = cS[c, Q] + abs(w) * pn / xn
-                    sd[s, 4] = max(cx[c], xn) * (1.0 + 1e-12)
-                    sd[s, 5] = cS[c, Q + 1]
-                    sd[s, 6] = cx[c] * (1.0 + 1e-12)
-                    sd[s, 7] = w
-                    sd[s, 8] = nc[c]
-                    sd[s, 9] = cS[c, 0]
-                    sd[s, 10] = abs(sd[s, 0]) + (cm[c] + 1.0) * (2.0 + 2.0 * Q + abs(log_n[c]))
-                reach = RHO / max(sd[0, 4], sd[1, 4]) * (1.0 - 1e-9)
-                known, ab, ba = _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack,
-                                              spans, ispan, s_lo, s_hi)
-                if known:
-                    dom[i, a, b] = ab
-                    dom[i, b, a] = ba
-                else:
-                    unknown[i, a, b] = True
+                if a != top and b != top:
+                    order[n_pairs, 0] = a
+                    order[n_pairs, 1] = b
+                    n_pairs += 1
+        wins = top >= 0
+        for p in range(n_pairs):
+            if wins and p == C - 1:
+                break                    # the top class dominates every other one: its set
+            a = order[p, 0]
+            b = order[p, 1]
+            if nc[a] <= 0 or nc[b] <= 0:
+                unknown[i, a, b] = True
+                wins = False
+                continue
+            for s in range(2):
+                c = a if s == 0 else b
+                w = 1.0 - cm[c]
+                xn = inv_n[c]
+                sd[s, 0] = cA[c] + w * log_n[c]
+                sd[s, 1] = ck[c]
+                sign = 1.0
+                pn = xn
+                for q in range(1, Q + 1):
+                    sq = cS[c, q] + w * pn
+                    sd[s, _G + q - 1] = sign * sq * inv_q[q]
+                    sd[s, _D + q - 1] = sign * sq
+                    sd[s, _F + q - 1] = sign * cS[c, q]
+                    # W_q = S_(q-1) - z S_q for the features, n (1 - m) / (n + z)^q for the class
+                    sd[s, _W + q - 1] = sign * (cS[c, q - 1] - z * cS[c, q] + w * nc[c] * pn) * inv_q[q]
+                    sign = -sign
+                    pn *= xn
+                # pn = xn^(Q+1) here; c/(c+z)^(Q+1) <= 1/(c+z)^Q bounds the weighted sums' tail
+                sd[s, 2] = cS[c, Q + 1] + abs(w) * pn
+                sd[s, 3] = cS[c, Q] + abs(w) * pn / xn
+                sd[s, 4] = max(cx[c], xn) * (1.0 + 1e-12)
+                sd[s, 5] = cS[c, Q + 1]
+                sd[s, 6] = cx[c] * (1.0 + 1e-12)
+                sd[s, 7] = w
+                sd[s, 8] = nc[c]
+                sd[s, 9] = cS[c, 0]
+                sd[s, 10] = abs(sd[s, 0]) + (cm[c] + 1.0) * (2.0 + 2.0 * Q + abs(log_n[c]))
+            reach = RHO / max(sd[0, 4], sd[1, 4]) * (1.0 - 1e-9)
+            known, ab, ba = _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack,
+                                          spans, ispan, s_lo, s_hi)
+            if known:
+                dom[i, a, b] = ab
+                dom[i, b, a] = ba
+                if wins and p < C - 1:
+                    wins = ab if a == top else ba
+                    wins = wins and not (ba if a == top else ab)
+            else:
+                unknown[i, a, b] = True
+                wins = False

@@ -170,7 +170,12 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
                     dom[rest, a, b], dom[rest, b, a] = self.alpha > crit_ab, self.alpha > crit_ba
         return dom
 
-    def _dominance(self, codes):
+    def _set_dominance(self, codes):
+        # with numba, a row whose best-scored class is proven to dominate every other class skips
+        # the other pairs: its maximal set is that class whatever they say (see :func:`certify`)
+        return self._dominance(codes, sets_only=True)
+
+    def _dominance(self, codes, sets_only=False):
         """Certified verdicts, equal to ``alpha > critical_alpha`` without computing it.
 
         First a few cheap probes of the profile likelihood, bracketed from per-row sums over the
@@ -202,24 +207,28 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             dom[holes] = self._dominance_missing(codes[holes])
             full = np.flatnonzero(~(codes == MISSING).any(axis=1))
             if full.size:
-                dom[full] = self._dominance(codes[full])
+                dom[full] = self._dominance(codes[full], sets_only)
             return dom
         if numba_enabled():
             # the compiled certificates first (:mod:`._lncc_kernels`); the numpy stages get the rows
             # they leave open
-            dom, unknown = certify(codes, tables, bool(shift), np.log(self.alpha))
-            rest = np.flatnonzero(unknown.any(axis=(1, 2)))
+            dom, unknown = certify(codes, tables, bool(shift), np.log(self.alpha), sets_only)
+            # the open pairs (few: flatnonzero of the flat array is far cheaper than any() per row)
+            flat = np.flatnonzero(unknown)
+            rows, pairs = np.divmod(flat, n_classes * n_classes)
+            rest = np.unique(rows)
             if rest.size >= _FEW_ROWS:
                 dom[rest] = self._dominance_stages(codes[rest])
             elif rest.size:
-                # a handful of pairs: the exact definition costs less than the stages' set-up
-                for a in range(n_classes):
-                    for b in range(a + 1, n_classes):
-                        rows = np.flatnonzero(unknown[:, a, b])
-                        if rows.size:
-                            crit_ab, crit_ba = critical_alpha_pairs(_pair_counts(tables, codes[rows], a, b),
-                                                                    bool(shift))
-                            dom[rows, a, b], dom[rows, b, a] = self.alpha > crit_ab, self.alpha > crit_ba
+                # a handful of pairs: the exact definition costs less than the stages' set-up; one
+                # call for all of them (every item of a PairCounts has its own counts)
+                a, b = np.divmod(pairs, n_classes)
+                counts = lookup(codes[rows], tables.extended_counts())          # (C, m, k)
+                item = np.arange(rows.size)
+                nc = np.asarray(tables.class_counts)
+                pc = PairCounts(nc[a], counts[a, :, item], nc[b], counts[b, :, item])
+                crit_ab, crit_ba = critical_alpha_pairs(pc, bool(shift))
+                dom[rows, a, b], dom[rows, b, a] = self.alpha > crit_ab, self.alpha > crit_ba
             return dom
         return self._dominance_stages(codes)
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from credal_core import LNCC
-from credal_core._base import top_cycle
+from credal_core._base import maximal_set, top_cycle
 from credal_core._compiled import numba_enabled
 from credal_core.naive import _lncc_kernels
 
@@ -97,6 +97,34 @@ def test_the_kernel_settles_most_rows_and_only_proven_verdicts(numba_on, include
     off = ~np.eye(3, dtype=bool) & ~unknown
     assert np.array_equal(dom[off], expected[off])
     assert dom[off].any()                                       # some dominance is claimed
+
+
+@pytest.mark.parametrize("seed, n_train, n_classes, n_features, n_values, informative",
+                         [CASES[1], CASES[2], CASES[5], CASES[6]])
+def test_sets_only_skips_pairs_only_where_one_class_dominates_every_other(numba_on, seed, n_train,
+                                                                         n_classes, n_features, n_values,
+                                                                         informative):
+    """``certify(sets_only=True)`` (``predict_set``'s path): a row either has the full verdicts, or
+    one class proven to dominate every other one, with the pairs without it left false and not open;
+    the maximal sets are those of the full dominance."""
+    rng = np.random.default_rng(700 + seed)
+    X, y, X_test = _case(rng, n_train, n_classes, n_features, n_values, informative, n_test=1000)
+    for include in (True, False):
+        model = LNCC(alpha=0.75, include_instance=include).fit(X, y)
+        codes = model._encode(X_test)
+        full, full_open = _lncc_kernels.certify(codes, model.tables_, include, np.log(0.75))
+        dom, open_ = _lncc_kernels.certify(codes, model.tables_, include, np.log(0.75), sets_only=True)
+        differs = (dom != full).any(axis=(1, 2)) | (open_ != full_open).any(axis=(1, 2))
+        winner = (dom.sum(axis=2) == n_classes - 1) & ~dom.any(axis=1)       # beats all, beaten by none
+        assert winner[differs].sum(axis=1).tolist() == [1] * int(differs.sum())
+        for i in np.flatnonzero(differs):
+            t = int(np.flatnonzero(winner[i])[0])
+            assert np.array_equal(dom[i, t], full[i, t]) and np.array_equal(dom[i, :, t], full[i, :, t])
+            others = np.delete(np.arange(n_classes), t)
+            assert not dom[i][np.ix_(others, others)].any() and not open_[i].any()
+        if n_classes > 2 and include:
+            assert differs.any()                                  # the skip happens
+        assert np.array_equal(model.predict_set(X_test), maximal_set(model.dominance(X_test)))
 
 
 def test_alpha_zero_and_one(numba_on):
