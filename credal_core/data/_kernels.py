@@ -4,8 +4,10 @@
 distinct values, as ``counts._factorize_integer_matrix``'s numpy path does (a presence flag per
 value slot, a rank among the present slots): integer operations only, so both paths give the same
 codes and values.  One pass over the rows for the ranges and two for the flags and the codes, against
-about ten whole-array numpy passes (and their temporaries); the callers choose the path with
-:func:`credal_core._compiled.numba_enabled`.
+about ten whole-array numpy passes (and their temporaries).  :func:`count_cells` adds the
+(feature value, class) counts of coded rows in one pass, as ``CountTables.count_and_encode``'s
+``bincount`` of cell numbers does (whole counts held as floats: exact in any order).  The callers
+choose the path with :func:`credal_core._compiled.numba_enabled`.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import numpy as np
 
 from .._compiled import compiled_kernel
 
-__all__ = ["integer_ranges", "integer_codes"]
+__all__ = ["integer_ranges", "integer_codes", "count_cells"]
 
 
 @compiled_kernel
@@ -52,3 +54,16 @@ def integer_codes(X, lo, offsets, present, codes_t):
     for i in range(n):
         for j in range(m):
             codes_t[j, i] = rank[X[i, j] - lo[j] + offsets[j]]
+
+
+@compiled_kernel
+def count_cells(codes_t, offsets, y_codes, n_classes, flat):
+    """Adds 1 to ``flat[(offsets[j] + codes_t[j, i]) * n_classes + y_codes[i]]`` for every present
+    code (>= 0; missing and unseen codes are negative and count nothing)."""
+    m, n = codes_t.shape
+    for j in range(m):
+        base = offsets[j]
+        for i in range(n):
+            code = codes_t[j, i]
+            if code >= 0:
+                flat[(base + code) * n_classes + y_codes[i]] += 1.0

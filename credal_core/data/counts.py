@@ -481,10 +481,14 @@ class CountTables:
         # every feature table in one bincount: cell (offset_j + code) * C + class
         sizes = np.array([len(c) for c in cat_list], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        cells = (codes_t + offsets[:, None]) * n_classes + y_codes
-        if not integer and codes_t.size and codes_t.min() < 0:
-            cells = cells[codes_t >= 0]
-        flat = np.bincount(cells.ravel(), minlength=int(sizes.sum()) * n_classes).astype(float)
+        if numba_enabled() and codes_t.dtype == np.int64 and codes_t.flags.c_contiguous:
+            flat = np.zeros(int(sizes.sum()) * n_classes)            # one compiled pass, same counts
+            _kernels.count_cells(codes_t, offsets, y_codes, n_classes, flat)
+        else:
+            cells = (codes_t + offsets[:, None]) * n_classes + y_codes
+            if not integer and codes_t.size and codes_t.min() < 0:
+                cells = cells[codes_t >= 0]
+            flat = np.bincount(cells.ravel(), minlength=int(sizes.sum()) * n_classes).astype(float)
         feature_counts = [flat[o * n_classes:(o + w) * n_classes].reshape(w, n_classes).T.copy()
                           for o, w in zip(offsets.tolist(), sizes.tolist())]
         class_counts = np.bincount(y_codes, minlength=n_classes).astype(float)

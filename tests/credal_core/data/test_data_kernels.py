@@ -4,6 +4,7 @@ too wide for one flag table."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from credal_core._compiled import numba_enabled
@@ -75,3 +76,26 @@ def test_count_tables_of_an_integer_matrix_equal_on_both_paths(monkeypatch, need
         np.testing.assert_array_equal(a, b)
     for a, b in zip(t0.categories, t1.categories):
         assert a.tolist() == b.tolist()
+
+
+@pytest.mark.parametrize("categories", ["seen", "declared"])
+def test_count_tables_of_a_text_table_with_gaps_equal_on_both_paths(monkeypatch, need_numba, categories):
+    rng = np.random.default_rng(6)
+    X = pd.DataFrame({f"f{j}": rng.choice(["u", "v", "w"], 400) for j in range(4)})
+    X = X.mask(rng.random(X.shape) < 0.2)                               # missing cells count nothing
+    X["f0"] = pd.Categorical(X["f0"], categories=["u", "v", "w", "never"])
+    y = rng.choice(["a", "b"], 400)
+    got = {}
+    for flag in ("0", "1"):
+        monkeypatch.setenv("CREDAL_NUMBA", flag)
+        got[flag] = CountTables.count_and_encode(X, y, categories=categories)
+    (t0, c0, _), (t1, c1, _) = got["0"], got["1"]
+    np.testing.assert_array_equal(c0, c1)
+    np.testing.assert_array_equal(t0.class_counts, t1.class_counts)
+    for a, b in zip(t0.feature_counts, t1.feature_counts):
+        np.testing.assert_array_equal(a, b)
+    # and against a literal count
+    column = X["f1"].to_numpy()
+    for c, label in enumerate(t1.classes):
+        for v, value in enumerate(t1.categories[1]):
+            assert t1.feature_counts[1][c, v] == np.sum((column == value) & (y == label))
