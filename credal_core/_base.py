@@ -261,10 +261,13 @@ class CredalClassifierMixin:
         """Hook for :meth:`predict_set`: a dominance array with the same maximal set as
         :meth:`_dominance` (by default, that array itself).
 
-        A classifier whose dominance implies a strictly higher value of some score (so it has no
-        cycle, and the maximal classes are the non-dominated ones) may leave a pair (a, b) false once
-        b is known to be dominated by another class: every dominated class keeps one dominating
-        class marked, so :func:`maximal_set` gives the same sets with fewer pairs computed."""
+        Pairs may be left false where the set does not depend on them: (i) if dominance implies a
+        strictly higher value of some score (no cycle: the maximal classes are the non-dominated
+        ones), a pair (a, b) once b is known to be dominated by another class — every dominated
+        class keeps one dominating class marked (COMP-AODE*); (ii) once one class is proven to
+        dominate every other and to be dominated by none, every pair not involving it — the set is
+        that class, whatever the other pairs (top cycle included) say (the LNCC).  So
+        :func:`maximal_set` gives the same sets with fewer pairs computed."""
         return self._dominance(codes)
 
     def dominance_codes(self, codes: np.ndarray) -> np.ndarray:

@@ -675,6 +675,11 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
                 if t == 1 and ((left and r[0] > 0) or (right and r[1] < 0)):
                     if r[3] < log_alpha + ref_lo - mg:
                         return True, left, right
+            # the root search below accepts ``far`` as a bracket end without checking it: certify
+            # the sign of log r there first, or u0 (beyond the reach) would be taken for ``far``
+            r = _point(far, shift, z, sd)
+            if not ((left and r[1] < 0) or (right and r[0] > 0)):
+                return False, False, False        # u0 out of reach
     else:
         a = 0.0
         b = 1.0

@@ -170,3 +170,50 @@ def test_top_cycle_compiled_and_numpy(numba_on, monkeypatch, n_classes):
     monkeypatch.setenv("CREDAL_NUMBA", "0")
     assert np.array_equal(top_cycle(dom), expected)
     assert np.array_equal(compiled, expected)
+
+
+def _reviewed_case(seed):
+    """The generator of the review that found the near-branch bracket defect (2026-11-26)."""
+    rng = np.random.default_rng(seed)
+    n_classes, m, v = int(rng.integers(2, 6)), int(rng.integers(2, 25)), int(rng.integers(2, 5))
+    n_train = int(rng.choice([8, 20, 60, 200, 1000, 5000]))
+    informative, n_test = bool(rng.integers(2)), int(rng.choice([5, 40, 200]))
+    y = rng.integers(0, n_classes, n_train)
+    y[:n_classes] = np.arange(n_classes)
+    conc = rng.choice([0.3, 1.0, 5.0])
+    shape = (n_classes, m) if informative else (1, m)
+    cond = np.broadcast_to(rng.dirichlet(np.full(v, conc), size=shape), (n_classes, m, v))
+    X = np.empty((n_train, m), dtype=np.int64)
+    for c in range(n_classes):
+        rows = np.flatnonzero(y == c)
+        for j in range(m):
+            X[rows, j] = rng.choice(v, rows.size, p=cond[c, j])
+    T = rng.integers(0, v + 1, (n_test, m))
+    yt = rng.integers(0, n_classes, n_test)
+    for c in range(n_classes):
+        rows = np.flatnonzero(yt == c)[: n_test // 2]
+        for j in range(m):
+            T[rows, j] = rng.choice(v, rows.size, p=cond[c, j])
+    return X, y, T
+
+
+@pytest.mark.parametrize("seed", [58, 264, 270, 286])
+def test_tiny_alphas_where_u0_lies_beyond_the_reach(numba_on, monkeypatch, seed):
+    """The compiled kernel once took the far end of its search interval for the root u0 when u0 lay
+    beyond it (one Newton step put u0 near, the far end's sign was never checked) and answered
+    "neither" at tiny α where the exact route says "b dominates a" (critical levels down to 1e-271):
+    the verdicts must be alpha > critical_alpha at those levels too."""
+    X, y, T = _reviewed_case(seed)
+    model = LNCC(include_instance=True).fit(X, y)
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    crit = model.critical_alpha(T)
+    off = ~np.eye(crit.shape[1], dtype=bool)
+    tiny = np.unique(crit[:, off][(crit[:, off] > 0) & (crit[:, off] < 1e-20)])
+    assert tiny.size                                        # the case still has such levels
+    alphas = [1e-300, 1e-100, 1e-30, 1e-21, *tiny[:3], *np.nextafter(tiny[:3], 1.0)]
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    for alpha in alphas:
+        model.set_params(alpha=float(alpha))
+        expected = (alpha > crit) & off
+        np.testing.assert_array_equal(model.dominance(T), expected, err_msg=f"seed {seed} alpha {alpha!r}")
+        np.testing.assert_array_equal(model.predict_set(T), maximal_set(expected))
