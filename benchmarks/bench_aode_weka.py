@@ -35,7 +35,9 @@ differs on purpose and in Weka's favour: our fit validates and encodes the raw t
 encodes the test table, while Weka starts from parsed ``Instances``; BMA-AODE and COMP-AODE also
 evaluate every SPODE on every training row (their weights are in-sample conditional likelihoods, a
 pass Weka's AODE does not make), so their fit costs about an AODE fit plus a prediction on the
-training rows.
+training rows.  Weka's row "train rows" times that pass in Weka (``distributionForInstance`` on each
+split's own training rows), and the last column gives those fits against Weka's fit + that pass; the
+script ends with the cells over 2x Weka.
 
 Repeats, the same on both sides: Weka's times vary by 30-40 % from one run to the next (JIT, GC,
 other jobs on the machine), so each side's cell is its best of ``--repeat`` runs (default 7) after
