@@ -309,49 +309,40 @@ _INTEGER_SPAN_SLOTS = 1 << 22
 def _factorize_integer_matrix(X: np.ndarray):
     """Codes into each column's sorted distinct values and those values, for an integer matrix.
 
-    One ``bincount`` over the value ranges of all columns marks the values present; a cumulative
-    sum numbers them in sorted order.  Works feature-major (a transposed copy): numpy's
-    elementwise loops are slow along a short last axis.  Returns (codes (m, n) int64, list of
+    One flag per value slot of all columns' ranges marks the values present; a cumulative count
+    numbers them in sorted order.  With numba (any dtype but uint64, whose values may not fit int64)
+    the ranges, flags and codes come from the compiled loops of :mod:`._kernels`, one pass each;
+    otherwise numpy works feature-major (a transposed copy: numpy's elementwise loops are slow along
+    a short last axis).  Both give the same integers.  Returns (codes (m, n) int64, list of
     per-column value arrays of X's dtype), or None when the ranges are too wide (the caller then
     uses ``np.unique``).
     """
     if X.size == 0:
         return None
-    if numba_enabled() and X.dtype != np.uint64:          # compiled: the same codes and values
-        return _factorize_integer_matrix_compiled(X)
+    compiled = numba_enabled() and X.dtype != np.uint64
+    if compiled:
+        X64 = np.ascontiguousarray(X, dtype=np.int64)
+        lo, hi = np.empty(X.shape[1], dtype=np.int64), np.empty(X.shape[1], dtype=np.int64)
+        _kernels.integer_ranges(X64, lo, hi)
+        mins, maxs = lo.tolist(), hi.tolist()
+    else:
+        mins, maxs = X.min(axis=0).tolist(), X.max(axis=0).tolist()
     # ranges in Python integers: int64 arithmetic would wrap on extreme values (e.g. -2**63 and
     # 2**63 - 1 in one column), and uint64 values past 2**63 do not fit the int64 codes
-    mins, maxs = X.min(axis=0).tolist(), X.max(axis=0).tolist()
     spans = [int(h) - int(v) + 1 for v, h in zip(mins, maxs)]
     if sum(spans) > _INTEGER_SPAN_SLOTS or max(maxs) > np.iinfo(np.int64).max:
         return None
-    XT = np.ascontiguousarray(X.T, dtype=np.int64)
-    lo = XT.min(axis=1)
-    spans = np.asarray(spans, dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(spans)[:-1]])
-    slot = XT - (lo - offsets)[:, None]                   # a new array: X is never written
-    present = np.bincount(slot.ravel(), minlength=int(spans.sum())) > 0
-    rank = np.cumsum(present) - 1                         # slot -> position among present slots
-    codes = np.take(rank - np.repeat(rank[offsets], spans), slot)   # each column's minimum -> 0
-    values = [(lo[j] + np.flatnonzero(present[o:o + w])).astype(X.dtype)
-              for j, (o, w) in enumerate(zip(offsets.tolist(), spans.tolist()))]
-    return codes, values
-
-
-def _factorize_integer_matrix_compiled(X: np.ndarray):
-    """:func:`_factorize_integer_matrix` through the compiled loops of :mod:`._kernels` (X of a
-    signed or at most 32-bit unsigned dtype: every value fits int64)."""
-    X64 = np.ascontiguousarray(X, dtype=np.int64)
-    m = X64.shape[1]
-    lo, hi = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
-    _kernels.integer_ranges(X64, lo, hi)
-    spans = [int(h) - int(v) + 1 for v, h in zip(lo.tolist(), hi.tolist())]    # Python ints: no wrap
-    if sum(spans) > _INTEGER_SPAN_SLOTS:
-        return None
+    lo = np.asarray(mins, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(spans)[:-1]]).astype(np.int64)
-    present = np.zeros(int(sum(spans)), dtype=bool)
-    codes = np.empty((m, X64.shape[0]), dtype=np.int64)
-    _kernels.integer_codes(X64, lo, offsets, present, codes)
+    if compiled:
+        present = np.zeros(sum(spans), dtype=bool)
+        codes = np.empty(X.shape[::-1], dtype=np.int64)
+        _kernels.integer_codes(X64, lo, offsets, present, codes)
+    else:
+        slot = np.ascontiguousarray(X.T, dtype=np.int64) - (lo - offsets)[:, None]   # X never written
+        present = np.bincount(slot.ravel(), minlength=sum(spans)) > 0
+        rank = np.cumsum(present) - 1                     # slot -> position among present slots
+        codes = np.take(rank - np.repeat(rank[offsets], spans), slot)   # each column's minimum -> 0
     values = [(lo[j] + np.flatnonzero(present[o:o + w])).astype(X.dtype)
               for j, (o, w) in enumerate(zip(offsets.tolist(), spans))]
     return codes, values
