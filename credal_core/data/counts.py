@@ -537,14 +537,17 @@ class CountTables:
         """Bool (m,): features missing in every training row (no information; left out)."""
         return np.array([t.sum() == 0 for t in self.feature_counts], dtype=bool)
 
-    def restrict_to_seen(self) -> CountTables:
+    def restrict_to_seen(self, fixed=None) -> CountTables:
         """The same counts with each feature's categories restricted to the values seen (count > 0).
 
         Turns the tables of :meth:`from_codes` (every code of the file declared) into exactly the
         tables ``from_data`` gives on the same rows with ``categories="seen"``; classes stay as
-        declared.
+        declared.  ``fixed`` (bool (m,), optional) marks features whose categories a policy fixes:
+        those keep every value (a ``"declared"`` or per-feature-list policy).
         """
-        keep = [t.sum(axis=0) > 0 for t in self.feature_counts]
+        fixed = np.zeros(len(self.feature_counts), dtype=bool) if fixed is None else np.asarray(fixed, bool)
+        keep = [np.ones(t.shape[1], dtype=bool) if f else t.sum(axis=0) > 0
+                for t, f in zip(self.feature_counts, fixed)]
         return CountTables(self.classes, [np.asarray(c)[k] for c, k in zip(self.categories, keep)],
                            self.class_counts, [t[:, k] for t, k in zip(self.feature_counts, keep)],
                            self.feature_names)

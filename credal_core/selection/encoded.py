@@ -161,7 +161,7 @@ class FoldCounts:
         # gives on them (categories as data-set codes)
         coded = CountTables.from_codes(data.codes[rows], self.y, [len(c) for c in data.categories],
                                        len(data.classes))
-        self.tables = coded.restrict_to_seen() if not data.fixed.any() else _restrict(coded, data.fixed)
+        self.tables = coded.restrict_to_seen(fixed=data.fixed)
         self.class_counts = self.tables.class_counts
         self._features: dict = {}
         self._logs: dict = {}
@@ -225,11 +225,3 @@ class FoldCounts:
         n_values = counts.shape[1]
         return np.where(local == MISSING, n_values + 1, np.where(local == UNSEEN, n_values, local))
 
-
-def _restrict(tables: CountTables, fixed: np.ndarray) -> CountTables:
-    """:meth:`CountTables.restrict_to_seen` on the features whose values are not ``fixed``."""
-    keep = [np.ones(t.shape[1], dtype=bool) if f else t.sum(axis=0) > 0
-            for t, f in zip(tables.feature_counts, fixed)]
-    return CountTables(tables.classes, [np.asarray(c)[k] for c, k in zip(tables.categories, keep)],
-                       tables.class_counts, [t[:, k] for t, k in zip(tables.feature_counts, keep)],
-                       tables.feature_names)
