@@ -8,7 +8,11 @@ Module map (every module, grouped; models never import the experiments)::
     ├── _compiled           optional numba kernels, numpy fallback (numba loads lazily)
     ├── _roots              bracketed monotone root finding (safeguarded Newton)
     ├── data/
-    │   ├── counts          validation, integer codes, CountTables, the class rule (declared_classes)
+    │   ├── validation      feature tables and labels checked; the class rule (declared_classes)
+    │   ├── encoding        integer codes (UNSEEN, MISSING), category order, the fast coders
+    │   ├── tables          CountTables: additive count tables
+    │   ├── lookup          Gather, lookup, lookup_sum: tables read at many coded rows
+    │   ├── counts          the four above re-exported (old imports)
     │   ├── _kernels        compiled integer coding (numba)
     │   ├── arff            Weka's ARFF format → plain rows
     │   ├── csv_loader      a user's CSV / ARFF, read safely
