@@ -1,0 +1,7 @@
+"""Lessons: a guided path through credal classification, with questions the exact core grades.
+
+``model`` (lessons, steps, questions, verdicts), ``problems`` (the small seeded problems), one module
+per lesson (``lesson_*``), ``catalogue`` (their order and the lesson links), ``links`` (into the full
+pages), ``glossary`` and ``references`` (the glossary's and the references page's content).  No
+streamlit here: ``pages/lessons.py`` renders these.
+"""

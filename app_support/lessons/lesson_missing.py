@@ -1,0 +1,4 @@
+"""Placeholder."""
+from .model import Lesson
+
+LESSON = Lesson("missing", "missing", assumes="", summary="", steps=())
