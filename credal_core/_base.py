@@ -1,11 +1,48 @@
-"""Shared machinery: counting, the precise predict path, and the credal decision path.
+"""The one estimator base of every categorical classifier, and the credal decision path.
 
-The base classes own the public methods; concrete classifiers fill small hooks:
+**Contract.**  A classifier subclasses :class:`CategoricalClassifier` (credal ones also
+:class:`CredalClassifierMixin`, listed first) and writes only what is its own:
 
-* :class:`NaiveCountsClassifier` — ``fit`` / ``partial_fit`` build :class:`~credal_core.data.CountTables`;
-  subclasses implement ``_joint_log_likelihood(codes)`` for the precise path.
-* :class:`CredalClassifierMixin` — ``dominance`` → maximality → ``predict_set``, one path for every
-  credal classifier; subclasses implement ``_dominance(codes)``.
+* ``__init__`` keyword-only, storing its parameters; ``_parameter_constraints`` (scikit-learn's
+  constraint language: ``Interval``, ``StrOptions``, types...) — the base runs scikit-learn's own
+  ``_validate_params`` at fit time, adds the package's number rules (a bool is not a number; numbers
+  are finite unless an Interval bound is ``np.inf``) and checks a ``categories`` parameter
+  (:data:`CATEGORIES_CONSTRAINT`).  Checks the constraints cannot express (relations between
+  parameters, list contents) go to the hook ``_check_params()``.  Never define ``_validate_params``;
+  callers that check parameters without fitting use the public ``check_parameters()``.
+* ``_fit_tables(self, tables, codes=None, y_codes=None)``: learn the family's state from the
+  :class:`~credal_core.data.CountTables` of the training rows.  ``fit`` has already validated the
+  parameters, applied the class rule (``classes=`` declares classes; without it a pandas
+  Categorical ``y`` declares its categories), refused a single class, warned about features
+  missing in every row and set ``tables_``, ``classes_``, ``n_features_in_``, ``feature_names_in_``,
+  ``class_count_``, ``feature_count_``.  A family that needs the training rows themselves (pair
+  counts, a tree) sets the class attribute ``_needs_training_codes = True`` and then receives
+  ``codes`` (n, m) — exactly ``tables.encode(X)`` — and ``y_codes`` (n,), positions in ``classes_``.
+  If the hook raises, the estimator is left unfitted.
+* ``_joint_log_likelihood(codes)`` -> (C, n): ``log P(c, x)`` up to a per-row constant; ``predict``
+  is its argmax and ``predict_proba`` / ``predict_log_proba`` its normalisation (a family that
+  computes normalised posteriors directly may override ``_log_proba(codes)`` -> (n, C) too).  A
+  family without probabilities sets ``_has_joint_log_likelihood = False`` (the probability methods
+  then do not exist) and overrides ``predict``.
+* credal: ``_dominance(codes)`` -> bool (n, C, C), ``[i, a, b]`` iff a dominates b; the mixin
+  gives ``dominance``, ``dominance_codes`` and ``predict_set`` (maximality, :func:`maximal_set`).
+
+The base owns every public method (``fit``, ``encode``, ``joint_log_likelihood_codes``,
+``predict*``, tags: categorical, string and NaN input), working in blocks of :data:`CHUNK_ROWS`
+rows.  :class:`NaiveCountsClassifier` adds ``partial_fit`` and ``fit_counts(tables)`` (adopt
+precomputed tables: how resampling engines share counts) for families whose state is the count
+tables alone.  Minimal example::
+
+    class MyNB(CategoricalClassifier):
+        _parameter_constraints = {"s": [Interval(Real, 0, None, closed="left")],
+                                  "categories": CATEGORIES_CONSTRAINT}
+
+        def __init__(self, *, s=1.0, categories="seen"):
+            self.s = s
+            self.categories = categories
+
+        def _joint_log_likelihood(self, codes):
+            return perks_log_joint(self.tables_, codes, float(self.s))
 
 Other modules never call the hooks: they use the public methods, which delegate to them
 (``encode``, ``joint_log_likelihood_codes``, ``dominance_codes`` for integer codes already encoded
@@ -13,23 +50,32 @@ by the model, as the evaluation engine and the threshold selector hold them).
 """
 from __future__ import annotations
 
+import re
 import warnings
+from numbers import Real
 
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ._checks import check_number
 from ._compiled import compiled_kernel, numba_enabled
-from .data.counts import CountTables, lookup_sum
+from .data.counts import CountTables, check_categories_policy, lookup_sum
 
 # Log-ratios within this of 0 are ties: sums of logs taken in different orders differ in the last
 # bits, and an exact tie must never become a dominance (or a positive threshold) by rounding.
 TIE = 1e-12
 
-__all__ = ["TIE", "CHUNK_ROWS", "NaiveCountsClassifier", "CredalClassifierMixin", "chunked",
-           "maximal_set", "perks_log_joint", "top_cycle", "natural_dtype", "check_number"]
+__all__ = ["TIE", "CHUNK_ROWS", "CATEGORIES_CONSTRAINT", "CategoricalClassifier", "NaiveCountsClassifier",
+           "CredalClassifierMixin", "chunked", "maximal_set", "perks_log_joint", "top_cycle", "natural_dtype",
+           "check_number", "plain_parameter_message"]
+
+CATEGORIES_CONSTRAINT = [StrOptions({"seen", "declared"}), "array-like"]
+"""``_parameter_constraints`` entry of a ``categories`` parameter (its lists are then checked by
+:func:`~credal_core.data.counts.check_categories_policy`)."""
 
 
 def perks_log_joint(tables: CountTables, codes: np.ndarray, s: float) -> np.ndarray:
@@ -92,60 +138,109 @@ def chunked(X, compute):
     return out
 
 
-class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the naive classifiers: learns count tables, owns the precise predict path.
+_SKLEARN_MESSAGE = re.compile(r"^The '(?P<name>[^']+)' parameter of (?P<who>\S+) must be (?P<what>.*)\. "
+                              r"Got (?P<got>.*) instead\.$", re.DOTALL)
 
-    Subclasses take a ``categories`` constructor parameter (the :math:`|F_j|` policy of
-    :meth:`CountTables.from_data`: ``"seen"``, ``"declared"`` or per-feature value lists); one
-    without it uses ``"seen"``.
+
+def plain_parameter_message(message: str) -> str:
+    """scikit-learn's ``The 'x' parameter of C must be ... Got v instead.`` in the package's style,
+    ``x must be ...; got v (a parameter of C)`` (other messages unchanged)."""
+    match = _SKLEARN_MESSAGE.match(message)
+    if match is None:
+        return message
+    return f"{match['name']} must be {match['what']}; got {match['got']} (a parameter of {match['who']})"
+
+
+def _check_number_rules(name: str, value, allowed: list, who: str) -> None:
+    """The package's rules on top of an ``Interval`` constraint: a bool is not a number (unless
+    ``"boolean"`` or ``bool`` is allowed) and a number is finite (unless an Interval bound is
+    ``np.inf``).  ``Interval(Real, 0, None)`` thus means every finite number >= 0."""
+    intervals = [c for c in allowed if isinstance(c, Interval)]
+    if not intervals or isinstance(value, str):
+        return
+    if isinstance(value, (bool, np.bool_)):
+        if not any(c == "boolean" or c is bool for c in allowed if isinstance(c, (str, type))):
+            raise InvalidParameterError(f"{name} must be a number, not a bool; got {value!r} "
+                                        f"(a parameter of {who})")
+        return
+    if isinstance(value, Real) and not np.isfinite(value):
+        if not any(np.isinf(b) for c in intervals for b in (c.left, c.right) if b is not None):
+            raise InvalidParameterError(f"{name} must be a finite number; got {value!r} (a parameter "
+                                        f"of {who})")
+
+
+def _has_jll(estimator) -> bool:
+    return estimator._has_joint_log_likelihood
+
+
+class CategoricalClassifier(ClassifierMixin, BaseEstimator):
+    """Base of every categorical classifier: validation, the class rule, encoding, the predict path.
+
+    See the module docstring for the contract (the hooks a family fills).  Subclasses declare
+    ``_parameter_constraints`` (scikit-learn's constraint language); checks it cannot express go to
+    :meth:`_check_params`.
     """
+
+    _parameter_constraints: dict = {}
+    _needs_training_codes = False         # True: _fit_tables also receives the encoded training rows
+    _has_joint_log_likelihood = True      # False: no predict_proba / joint_log_likelihood_codes
+
+    # --- parameters ---------------------------------------------------------------------------
+    def _check_params(self):
+        """Hook: checks of the hyper-parameters that ``_parameter_constraints`` cannot express
+        (called at fit time after scikit-learn's validation; raise ``ValueError``)."""
+
+    def check_parameters(self):
+        """Raise ``ValueError`` if a hyper-parameter is invalid: what ``fit`` checks first.
+
+        scikit-learn's ``_validate_params`` on ``_parameter_constraints`` (messages reworded as
+        ``"name must be ...; got ..."``), the package's number rules (no bools, no infinities unless
+        an Interval bound is ``np.inf``), the ``categories`` policy, then the hook
+        :meth:`_check_params`.  Returns None.
+        """
+        try:
+            self._validate_params()
+        except InvalidParameterError as err:
+            raise InvalidParameterError(plain_parameter_message(str(err))) from None
+        params = self.get_params(deep=False)
+        constraints = getattr(self, "_parameter_constraints", {})
+        if isinstance(constraints, dict):
+            for name, allowed in constraints.items():
+                if name in params and isinstance(allowed, list):
+                    _check_number_rules(name, params[name], allowed, type(self).__name__)
+        if "categories" in params:
+            check_categories_policy(params["categories"])
+        self._check_params()
 
     def _categories_policy(self):
         return getattr(self, "categories", "seen")
 
+    # --- fitting ------------------------------------------------------------------------------
     def fit(self, X, y, classes=None):
-        """Learn the count tables ``n(c)``, ``n(c, F_j = v)`` from categorical ``X`` and labels ``y``.
+        """Learn the model from categorical ``X`` and labels ``y``.
 
-        Missing values in ``X`` are missing at random (counted per feature over the rows where it
-        is present).  ``classes`` declares the class labels: a declared class with no training row
-        stays a class (JNCC2's convention); without it, a pandas Categorical ``y`` declares its
-        categories.  Raises ``ValueError`` on non-categorical ``X``,
-        missing labels, mismatched lengths or a single class.
+        Missing values in ``X`` (NaN / None / pandas NA) are missing at random (counted per feature
+        over the rows where it is present).  ``classes`` declares the class labels: a declared class
+        with no training row stays a class (JNCC2's convention); without it, a pandas Categorical
+        ``y`` declares its categories.  Raises ``ValueError`` on bad hyper-parameters,
+        non-categorical ``X``, missing labels, mismatched lengths or a single class.
         """
-        self._validate_params()
-        tables = CountTables.from_data(X, y, classes=classes, categories=self._categories_policy())
+        self.check_parameters()
+        policy = self._categories_policy()
+        if self._needs_training_codes:
+            tables, codes, y_codes = CountTables.count_and_encode(X, y, classes=classes, categories=policy)
+        else:
+            tables = CountTables.from_data(X, y, classes=classes, categories=policy)
+            codes = y_codes = None
         if len(tables.classes) < 2:
             n = int(tables.class_counts.sum())
             raise ValueError(f"y has only one class ({tables.classes[0]!r}) in {n} sample(s); a "
                              "classifier needs at least two classes")
-        return self._set_tables(tables)
+        return self._set_tables(tables, codes, y_codes)
 
-    def partial_fit(self, X, y, classes=None):
-        """Add the counts of one more chunk; the result equals one ``fit`` on all chunks.
-
-        ``classes`` may declare labels absent from the data seen so far (they get zero counts).
-        """
-        self._validate_params()
-        chunk = CountTables.from_data(X, y, classes=classes, categories=self._categories_policy())
-        if hasattr(self, "tables_") and chunk.n_features != self.n_features_in_:
-            raise ValueError(f"X has {chunk.n_features} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
-        tables = chunk if not hasattr(self, "tables_") else self.tables_.merge(chunk)
-        return self._set_tables(tables)
-
-    def fit_counts(self, tables: CountTables):
-        """Adopt precomputed count tables (sufficient statistics) instead of counting data.
-
-        What a resampling engine does when it builds each training fold's tables by adding chunks
-        (:meth:`CountTables.merge`) or by counting integer codes (:meth:`CountTables.from_codes`,
-        with :meth:`CountTables.restrict_to_seen` for the "values seen in training" policy).
-        """
-        self._validate_params()
-        if len(tables.classes) < 2:
-            raise ValueError("the count tables hold fewer than two classes; a classifier needs two")
-        return self._set_tables(tables)
-
-    def _set_tables(self, tables: CountTables):
+    def _set_tables(self, tables: CountTables, codes=None, y_codes=None):
+        """Adopt ``tables`` (warning about features missing everywhere), set the fitted attributes,
+        then :meth:`_fit_tables`; if that raises, the estimator is left unfitted."""
         absent = tables.absent_features()
         if absent.any():
             names = [str(n) for n in tables.feature_names[absent]]
@@ -160,11 +255,19 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
             self.feature_names_in_ = tables.feature_names.astype(str)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
+        try:
+            self._fit_tables(tables, codes, y_codes)
+        except BaseException:
+            for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
+                delattr(self, name)
+            raise
         return self
 
-    def _validate_params(self):
-        """Hook: check hyper-parameters (called at fit time, as scikit-learn does)."""
+    def _fit_tables(self, tables: CountTables, codes=None, y_codes=None):
+        """Hook: learn the family's state from the count tables (and, with
+        ``_needs_training_codes``, the training rows' codes (n, m) and class codes (n,))."""
 
+    # --- encoding -----------------------------------------------------------------------------
     def encode(self, X) -> np.ndarray:
         """The model's integer codes of ``X``: what the ``*_codes`` methods take.
 
@@ -200,6 +303,7 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         """Hook: log P(c, x) up to a constant, shape (C, n)."""
         raise NotImplementedError
 
+    @available_if(_has_jll)
     def joint_log_likelihood_codes(self, codes: np.ndarray) -> np.ndarray:
         """Joint log-likelihood ``log P(c, x)`` (up to a constant) of instances already encoded.
 
@@ -209,7 +313,7 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         ----------
         codes : ndarray of int, shape (n, m)
             Integer codes in this model's tables (:meth:`encode`, or
-            :meth:`CountTables.from_codes`'s coding for a model fitted with :meth:`fit_counts`).
+            :meth:`CountTables.from_codes`'s coding for a model fitted with ``fit_counts``).
 
         Returns
         -------
@@ -220,6 +324,8 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         return self._joint_log_likelihood(codes)
 
     def _log_proba(self, codes: np.ndarray) -> np.ndarray:
+        """Hook with a default: log posteriors (n, C), the joint normalised in log space.  A family
+        that computes normalised posteriors directly (the AODE pool) returns them here."""
         jll = self._joint_log_likelihood(codes).T
         with np.errstate(invalid="ignore"):
             out = jll - logsumexp(jll, axis=1, keepdims=True)
@@ -229,10 +335,12 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         out[dead] = -np.log(jll.shape[1])
         return out
 
+    @available_if(_has_jll)
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior class probabilities (n, C), computed stably in log space."""
         return chunked(X, lambda part: self._log_proba(self._encode(part)))
 
+    @available_if(_has_jll)
     def predict_proba(self, X) -> np.ndarray:
         """Posterior class probabilities (n, C) in ``classes_`` order."""
         return chunked(X, lambda part: np.exp(self._log_proba(self._encode(part))))
@@ -248,6 +356,36 @@ class NaiveCountsClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.allow_nan = True      # missing values are missing at random
         return tags
+
+
+class NaiveCountsClassifier(CategoricalClassifier):
+    """Base of the naive classifiers: everything is in the count tables, so they also learn by
+    chunks (:meth:`partial_fit`) and adopt precomputed tables (:meth:`fit_counts`)."""
+
+    def partial_fit(self, X, y, classes=None):
+        """Add the counts of one more chunk; the result equals one ``fit`` on all chunks.
+
+        ``classes`` may declare labels absent from the data seen so far (they get zero counts).
+        """
+        self.check_parameters()
+        chunk = CountTables.from_data(X, y, classes=classes, categories=self._categories_policy())
+        if hasattr(self, "tables_") and chunk.n_features != self.n_features_in_:
+            raise ValueError(f"X has {chunk.n_features} features, but {type(self).__name__} is "
+                             f"expecting {self.n_features_in_} features as input")
+        tables = chunk if not hasattr(self, "tables_") else self.tables_.merge(chunk)
+        return self._set_tables(tables)
+
+    def fit_counts(self, tables: CountTables):
+        """Adopt precomputed count tables (sufficient statistics) instead of counting data.
+
+        What a resampling engine does when it builds each training fold's tables by adding chunks
+        (:meth:`CountTables.merge`) or by counting integer codes (:meth:`CountTables.from_codes`,
+        with :meth:`CountTables.restrict_to_seen` for the "values seen in training" policy).
+        """
+        self.check_parameters()
+        if len(tables.classes) < 2:
+            raise ValueError("the count tables hold fewer than two classes; a classifier needs two")
+        return self._set_tables(tables)
 
 
 class CredalClassifierMixin:

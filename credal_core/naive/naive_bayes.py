@@ -1,12 +1,15 @@
 """Naive Bayes classifier (paper 000 §2.1, paper 004 §2) and its critical perturbation threshold."""
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import TIE, NaiveCountsClassifier, check_number, perks_log_joint
+from .._base import CATEGORIES_CONSTRAINT, TIE, NaiveCountsClassifier, perks_log_joint
 from .._roots import increasing_root
-from ..data.counts import MISSING, check_categories_policy, lookup, lookup_sum
+from ..data.counts import MISSING, lookup, lookup_sum
 
 __all__ = ["NaiveBayes"]
 
@@ -56,16 +59,14 @@ class NaiveBayes(NaiveCountsClassifier):
     array(['no'], dtype='<U3')
     """
 
+    _parameter_constraints = {"s": [Interval(Real, 0, None, closed="left")],
+                              "prior": [StrOptions({"perks", "laplace"})],
+                              "categories": CATEGORIES_CONSTRAINT}
+
     def __init__(self, *, s: float = 1.0, prior: str = "perks", categories="seen"):
         self.s = s
         self.prior = prior
         self.categories = categories
-
-    def _validate_params(self):
-        if self.prior not in ("perks", "laplace"):
-            raise ValueError(f"prior must be 'perks' or 'laplace'; got {self.prior!r}")
-        check_number("s", self.s, 0.0)
-        check_categories_policy(self.categories)
 
     def _joint_log_likelihood(self, codes):
         if self.prior == "perks":

@@ -1,11 +1,14 @@
 """Naive credal classifier (Zaffalon's IDM, paper 000 §2.2) and its ε-contaminated version NCC_ε."""
 from __future__ import annotations
 
-import numpy as np
+from numbers import Real
 
-from .._base import TIE, CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from .._base import CATEGORIES_CONSTRAINT, TIE, CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
 from .._roots import increasing_root
-from ..data.counts import MISSING, Gather, check_categories_policy
+from ..data.counts import MISSING, Gather
 
 __all__ = ["NCC"]
 
@@ -110,21 +113,22 @@ class NCC(CredalClassifierMixin, NaiveCountsClassifier):
         self.non_mar_testing = non_mar_testing
         self.categories = categories
 
-    def _validate_params(self):
-        check_number("s", self.s, 0.0, low_open=True)
-        check_number("epsilon", self.epsilon, 0.0, 1.0)
-        check_categories_policy(self.categories)
+    # non_mar_*: checked by _check_params (their message names the expected list)
+    _parameter_constraints = {"s": [Interval(Real, 0, None, closed="neither")],
+                              "epsilon": [Interval(Real, 0, 1, closed="both")],
+                              "non_mar_training": "no_validation", "non_mar_testing": "no_validation",
+                              "categories": CATEGORIES_CONSTRAINT}
+
+    def _check_params(self):
         for name in ("non_mar_training", "non_mar_testing"):
             value = getattr(self, name)
             if isinstance(value, (str, bytes)) or not np.iterable(value):
                 raise ValueError(f"{name} must be a list of feature names or column positions; got {value!r}")
 
-    def _set_tables(self, tables):
-        super()._set_tables(tables)
+    def _fit_tables(self, tables, codes=None, y_codes=None):
         names = tables.feature_names
         self.non_mar_training_ = _feature_mask(self.non_mar_training, names, "non_mar_training")
         self.non_mar_testing_ = _feature_mask(self.non_mar_testing, names, "non_mar_testing")
-        return self
 
     def _joint_log_likelihood(self, codes):
         # The precise counterpart: the Perks NBC with the same s (it lies in every T_eps).
