@@ -25,7 +25,7 @@ import types
 
 import streamlit as st
 
-__all__ = ["JobQueue", "QueueFull", "queued_job", "start_process_pool", "worker_pool"]
+__all__ = ["JobQueue", "QueueFull", "bar_progress", "queued_job", "start_process_pool", "worker_pool"]
 
 
 def _env_int(name: str, default: int, low: int = 1) -> int:
@@ -154,3 +154,16 @@ def queued_job(what: str = "run"):
         yield worker_pool()
     finally:
         queue.leave(ticket)
+
+
+def bar_progress(bar, label: str, unit: str, step: float = 0.05):
+    """A ``progress(done, total)`` callback that redraws ``bar`` when it has moved by ``step`` (and at
+    the end): inside a cached function every redraw is recorded and replayed on each cache hit, so
+    a long run must not leave hundreds of them.  A redraw is also where a Stop click takes effect."""
+    shown = [-1.0]
+
+    def report(done: int, total: int) -> None:
+        if done / total - shown[0] >= step or done == total:
+            shown[0] = done / total
+            bar.progress(done / total, text=f"{label}… {done} of {total} {unit}")
+    return report

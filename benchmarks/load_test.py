@@ -77,6 +77,10 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from app_support.registry import pages as registered_pages  # noqa: E402  (the app's one page list)
+
 FINISHED = ForwardMsg.ScriptFinishedStatus
 WIDGET_KINDS = {"slider", "selectbox", "number_input", "button", "file_uploader", "radio", "checkbox"}
 # the large ForwardMsgs the browser keeps and names back to the server, which then sends a reference only
@@ -110,19 +114,23 @@ class PageSpec:
     query: str = ""
 
 
-PAGES = {
-    "home": PageSpec("home", "", "slider", r"^s \("),
-    "profile_likelihood": PageSpec("profile_likelihood", "profile_likelihood", "slider", r"^α"),
-    "intervals_vs_n": PageSpec("intervals_vs_n", "intervals_vs_n", "slider", ""),
+# The control a student moves on each page: (widget kind, label pattern[, deep-link query]); the pages and
+# their addresses are the app's registry (app_support/registry.py). A page left out here has no scenario.
+CONTROLS = {
+    "home": ("slider", r"^s \("),
+    "profile_likelihood": ("slider", r"^α"),
+    "intervals_vs_n": ("slider", ""),
     # the page runs its default experiment on the first visit; afterwards the indicator is the control
     # outside the settings form
-    "determinacy_curves": PageSpec("determinacy_curves", "determinacy_curves", "selectbox", r"^Indicator"),
-    "aode_weights": PageSpec("aode_weights", "aode_weights", "slider", r"^ε"),
-    "classifier_selection": PageSpec("classifier_selection", "classifier_selection", "slider", r"^k "),
+    "determinacy_curves": ("selectbox", r"^Indicator"),
+    "aode_weights": ("slider", r"^ε"),
+    "classifier_selection": ("slider", r"^k "),
     # "run": the student presses the form's submit button with a seed of their own; the indicator
     # selectbox (outside the form) is the control used by cpu-per-rerun
-    "compare": PageSpec("compare", "compare", "selectbox", r"^Indicator to compare"),
+    "compare": ("selectbox", r"^Indicator to compare"),
 }
+PAGES = {entry.stem: PageSpec(entry.stem, entry.url_path, *CONTROLS[entry.stem])
+         for entry in registered_pages() if entry.stem in CONTROLS}
 SLIDER_PAGES = [name for name in PAGES if name != "compare"]
 MIXED_SLIDER_PAGES = ["home", "profile_likelihood", "intervals_vs_n", "aode_weights", "classifier_selection"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support.cache_aode import (
+from app_support.aode_weights.model import (
     DATA,
     EPS_MAX,
     EPS_MIN,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_selection import (
+from app_support.classifier_selection.figures import DISTANCE_LABELS, decision_text
+from app_support.classifier_selection.model import (
     DATA,
     DATASETS,
     DISTANCES,
@@ -23,7 +24,6 @@ from app_support.cache_selection import (
     table2,
     url_state,
 )
-from app_support.figures_selection import DISTANCE_LABELS, decision_text
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, write_url
 from app_support.url_state import UrlState

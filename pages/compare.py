@@ -10,17 +10,18 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_compare import LIMITS, across_views, csv_bytes, load_table, results_key, run_comparison
-from app_support.data import sample_bytes, sample_class_column, sample_names
-from app_support.figures_compare import (
+from app_support.compare.figures import (
     determinacy_accuracy_figure,
     figure_html,
     summary_view,
     utilities_figure,
 )
+from app_support.compare.model import across_views, csv_bytes, results_key, run_comparison
+from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, sync, write_url
 from app_support.text import plain
+from app_support.uploads import LIMITS, load_table
 from app_support.url_state import Choice, Names, Number, UrlState
 from credal_core.data.csv_loader import CsvProblem, default_class_column
 from credal_core.data.dataset import choose_columns

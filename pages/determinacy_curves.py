@@ -6,23 +6,15 @@ from __future__ import annotations
 import json
 import math
 
-import pandas as pd
 import streamlit as st
 
-from app_support.data import load_sample, sample_names
-from app_support.figures_aode import shared_figure
-from app_support.figures_determinacy import (
-    INDICATOR_LABELS,
-    determinacy_vs_d_figure,
-    indicator_vs_parameter_figure,
-    table1_view,
-)
-from app_support.jobs import queued_job
+from app_support.data import sample_names
+from app_support.determinacy_curves.figures import INDICATOR_LABELS, determinacy_vs_d_figure, table1_view
+from app_support.determinacy_curves.model import indicator_figures, run_experiment, summaries
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, write_url
 from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
-from credal_core.experiments import closest_pairs, summarise
-from credal_core.experiments.determinacy import check_settings, run_study
+from credal_core.experiments.determinacy import check_settings
 from credal_core.experiments.paper_000 import PAPER_TABLE1
 
 EPSILON_CHOICES = (0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)
@@ -45,42 +37,6 @@ STATE = UrlState(
 ONLY_FOR = {"artificial": ("m", "classes", "theta", "train", "test", "sizes"),
             "sample": ("data", "protocol", "folds", "repeats", "dsizes")}
 KEY = "dc_"     # session-state prefix of this page's widgets
-
-
-# ---------------------------------------------------------------- cached computations
-@st.cache_data(show_spinner=False, max_entries=48)
-def run_experiment(settings_json: str) -> pd.DataFrame:
-    """Every run's indicators for one set of settings (the key is the settings' JSON), shared by all
-    sessions; computed in the worker processes (app_support.jobs), with a progress bar.
-
-    The bar is created and emptied inside this function: Streamlit replays a cached function's elements
-    on a cache hit, and an emptied bar replays as nothing.
-    """
-    settings = json.loads(settings_json)
-    X, y = load_sample(settings["data"]) if settings["source"] == "sample" else (None, None)
-    with queued_job("run") as pool:
-        bar = st.progress(0.0, text="Running the experiment…")
-        try:
-            results = run_study(settings, X, y, scheduler=pool, progress=lambda done, total: bar.progress(
-                done / total, text=f"Running the experiment… {done} of {total} tasks"))
-        finally:               # a refused setting or a Stop: no half-filled bar left behind
-            bar.empty()
-    return results
-
-
-@st.cache_data(show_spinner=False, max_entries=48)
-def summaries(settings_json: str, _results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Summary and close pairs of the run with these settings (the settings are the key: the run's
-    thousands of rows are not hashed on every rerun)."""
-    return summarise(_results), closest_pairs(_results)
-
-
-@st.cache_resource(show_spinner=False, max_entries=48)
-def indicator_figures(settings_json: str, _summary: pd.DataFrame) -> dict:
-    """The indicator-vs-ε/α figure of every indicator, built once per run and shared by all sessions
-    (read only; plotly's dict of each computed once): choosing an indicator is a lookup."""
-    return {indicator: shared_figure(indicator_vs_parameter_figure(_summary, indicator))
-            for indicator in INDICATOR_LABELS}
 
 
 def percent(x: float) -> str:

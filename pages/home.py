@@ -6,8 +6,9 @@ import math
 
 import streamlit as st
 
-from app_support.cache_home import N_TRAIN, S_GRID, live_example, set_size_figure
+from app_support.home.model import N_TRAIN, S_GRID, live_example, set_size_figure
 from app_support.page import page_setup, sync
+from app_support.registry import by_section
 from app_support.url_state import Number, UrlState
 
 STATE = UrlState(Number("s", 2.0, S_GRID[0], S_GRID[-1], step=0.1))
@@ -74,22 +75,10 @@ def live_example_section() -> None:
 live_example_section()
 st.info("**Try this:** drag s up and watch determinacy fall while the single accuracy rises.")
 
-st.subheader("Explore")
-st.page_link("pages/profile_likelihood.py",
-             label="Profile likelihood: the likelihood-based credal classifier (LNCC) on the papers' "
-                   "examples, with a Monte Carlo cloud under the exact curve",
-             icon=":material/show_chart:")
-st.page_link("pages/intervals_vs_n.py", label="Intervals vs N: likelihood and IDM intervals as the sample "
-             "grows, and how often each classifier admits ignorance", icon=":material/stacked_line_chart:")
-st.page_link("pages/determinacy_curves.py", label="Determinacy curves: how often NCC_ε and LNCC_α commit "
-             "to one class as the sample grows (paper 000's Fig. 5 and Table 1)",
-             icon=":material/monitoring:")
-st.page_link("pages/aode_weights.py", label="AODE compression weights: Bayesian model averaging against "
-             "compression coefficients, and their credal versions", icon=":material/scale:")
-st.page_link("pages/classifier_selection.py", label="Classifier selection: pick, per instance, the naive "
-             "Bayes classifier that tolerates more imprecision", icon=":material/alt_route:")
-st.page_link("pages/compare.py", label="Compare on your data: every classifier on your own CSV files, "
-             "with tests across data sets", icon=":material/upload_file:")
-st.page_link("pages/missing_values.py", label="Missing values: one instance with holes under missing at "
-             "random, imputation and the conservative rule (NCC2), with the counts behind each verdict",
-             icon=":material/help_center:")
+# the other pages, section by section, as the navigation lists them (app_support/registry.py)
+for section, entries in by_section().items():
+    links = [entry for entry in entries if not entry.default]
+    if section and links:
+        st.subheader(section)
+        for entry in links:
+            st.page_link(entry.path, label=f"{entry.title}: {entry.description}", icon=entry.icon)

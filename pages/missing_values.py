@@ -8,12 +8,14 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_missing import LIMITS, MAX_STEPS, scenario, upload_columns, upload_data
 from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
-from app_support.figures_missing import set_grid
+from app_support.missing_values.figures import set_grid
+from app_support.missing_values.model import MAX_STEPS, scenario, upload_columns, upload_data
+from app_support.missing_values.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY
 from app_support.page import page_setup, sync
-from app_support.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY, plain
+from app_support.text import plain
+from app_support.uploads import LIMITS
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
 from credal_core.naive.ncc_explain import explain_dominance
 

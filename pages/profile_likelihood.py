@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support.cache_profile import MULT_COUNTS, mult_view, pair_view
 from app_support.page import page_setup, write_url
+from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
 from credal_core.likelihood.profile import paper_presets

@@ -4,15 +4,18 @@ Run by ``bash scripts/screenshots.sh`` after the browser tests have written test
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from app_support.registry import pages  # noqa: E402  (the page list: app_support/registry.py)
+
 SOURCE = ROOT / "tests" / "browser" / "output"
 TARGET = ROOT / "docs" / "screenshots"
-PAGES = ("home", "profile_likelihood", "intervals_vs_n", "determinacy_curves", "aode_weights",
-         "classifier_selection", "compare", "missing_values")
+PAGES = tuple(entry.stem for entry in pages())      # every page of the app: its browser test saves <stem>.png
 WIDTH, TOP = 1000, 2000          # output width; page height kept (pixels of the 1400-wide screenshot)
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from app_support.registry import pages as registered_pages
+
 _SHARED_DIR = pytest.StashKey[str]()
 
 settings.register_profile("ci", deadline=None)
@@ -45,11 +47,13 @@ SLOW_FILES = {
 # running a long test alone at the end. Files not listed keep their order, after these. Tests of one
 # module may run in different workers, so a module-scoped fixture can be built once per worker: keep
 # such fixtures cheap, or share across processes (the browser tests' one Streamlit server).
+# The browser tests come first (the longest measured first, then every other registered page's, in the
+# app's order: app_support/registry.py), then the long tests of the other families.
 LONG_FIRST = (
     "test_serve_proxy_browser.py", "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
-    "test_profile_likelihood_browser.py", "test_intervals_vs_n_browser.py",
-    "test_determinacy_curves_browser.py", "test_missing_values_browser.py", "test_compare_browser.py",
-    "test_compare_stop_browser.py", "test_home_browser.py", "test_dask.py", "test_packaging.py",
+    "test_profile_likelihood_browser.py",
+    *(f"test_{entry.stem}_browser.py" for entry in registered_pages(existing_only=False)),
+    "test_compare_stop_browser.py", "test_dask.py", "test_packaging.py",
     "test_load_test.py", "test_cli.py", "test_lncc_missing.py", "test_crosscheck_lncc.py",
     "test_lncc_kernels.py", "test_ncc2.py", "test_crosscheck_ncc.py", "test_profile.py", "test_hard_data.py",
 )
@@ -60,7 +64,7 @@ def pytest_collection_modifyitems(config, items):
         path = item.path
         if path.name in SLOW_FILES or any(part in SLOW_DIRS for part in path.parts[-3:-1]):
             item.add_marker(pytest.mark.slow)
-    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    rank = {name: i for i, name in enumerate(dict.fromkeys(LONG_FIRST))}     # first place of each
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: the rest keep order
 
 

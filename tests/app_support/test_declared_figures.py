@@ -54,7 +54,7 @@ def test_an_invalid_declaration_fails_validation():
 
 
 def test_intervals_figures():
-    from app_support.figures_intervals import intervals_figure, vacuous_figure
+    from app_support.intervals_vs_n.figures import intervals_figure, vacuous_figure
 
     N = np.geomspace(1, 1000, 30)
     lo, hi = 0.5 - 1 / np.sqrt(N + 1), 0.5 + 1 / np.sqrt(N + 1)
@@ -65,7 +65,7 @@ def test_intervals_figures():
 
 
 def test_profile_figures():
-    from app_support.figures_profile import lncc_figure, multinomial_figure
+    from app_support.profile_likelihood.figures import lncc_figure, multinomial_figure
     from credal_core.likelihood import multinomial_cloud, multinomial_profile
     from credal_core.likelihood.profile import PairProfile
 

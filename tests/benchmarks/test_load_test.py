@@ -153,3 +153,12 @@ def test_limits_decide_the_exit_status():
     assert judge([_row(float("nan"), 0, 900)], limits) == 1   # no rerun measured is no pass
     no_limits = argparse.Namespace(command="run", max_p95=None, max_errors=None, max_rss_mb=None)
     assert judge([_row(9.0, 3, 9000)], no_limits) == 0
+
+
+def test_the_scenarios_are_registered_pages_at_their_addresses():
+    from app_support.registry import REGISTRY, page
+    from benchmarks.load_test import CONTROLS
+
+    assert set(CONTROLS) <= {entry.stem for entry in REGISTRY}
+    for name, spec in PAGES.items():
+        assert name in CONTROLS and spec.name == name and spec.url_path == page(name).url_path

@@ -142,7 +142,7 @@ def test_default_view_then_the_row_flips_between_k_3_and_4_as_the_hint_says_and_
 
 @pytest.mark.parametrize("target", ["decision", "accuracy_curve", "table2"])
 def test_a_value_error_of_the_computation_is_a_message_not_a_traceback(monkeypatch, target):
-    import app_support.cache_selection as cache
+    import app_support.classifier_selection.model as cache
 
     def refuse(*args, **kwargs):
         raise ValueError("the training part holds a single class")
@@ -201,7 +201,7 @@ def test_typed_instance_and_three_classes():
 
 
 def test_tic_tac_toe_uses_the_papers_subsets_and_table2_row():
-    from app_support.cache_selection import DATASETS
+    from app_support.classifier_selection.model import DATASETS
     if "tic_tac_toe" not in DATASETS:
         pytest.skip("sample_data/tic_tac_toe.csv is not shipped")
     at = run_page({"data": "tic_tac_toe", "table2": "1"})
@@ -214,7 +214,7 @@ def test_tic_tac_toe_uses_the_papers_subsets_and_table2_row():
 def test_one_fit_serves_every_k_exactly_as_a_fresh_fit(distance):
     """The page fits the selector of a split once and changes only k: the same explanations as a
     selector fitted with that k, for every k of the slider's range."""
-    from app_support.cache_selection import fitted_selector
+    from app_support.classifier_selection.model import fitted_selector
 
     X, y = balloons()
     train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))
@@ -229,8 +229,8 @@ def test_one_fit_serves_every_k_exactly_as_a_fresh_fit(distance):
 def test_the_decision_of_every_k_is_that_of_a_fresh_fit():
     """The page explains an instance for the whole k slider in one pass: each k's explanation (both
     distances), table and plane are those of selectors fitted with that k."""
-    from app_support.cache_selection import decision
-    from app_support.figures_selection import threshold_plane_figure
+    from app_support.classifier_selection.figures import threshold_plane_figure
+    from app_support.classifier_selection.model import decision
 
     X, y = balloons()
     train, test = next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=0))

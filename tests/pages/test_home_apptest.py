@@ -66,3 +66,15 @@ def test_shared_link_sets_the_slider_and_the_view():
     X, y = load_sample("synthetic_nb")
     sets = NCC(s=7.5).fit(X.iloc[:200], y.iloc[:200]).predict_set(X.iloc[200:])
     assert metric(at, "NCC determinacy") == f"{100 * (sets.sum(axis=1) == 1).mean():.0f}%"
+
+
+def test_links_to_every_other_page_of_the_registry_in_navigation_order():
+    from app_support.registry import by_section
+
+    at = run_app()
+    links = at.get("page_link")
+    expected = [entry for section, group in by_section().items() for entry in group if not entry.default]
+    assert [link.proto.label for link in links] == [f"{e.title}: {e.description}" for e in expected]
+    assert [link.proto.icon for link in links] == [e.icon for e in expected]
+    headers = [h.value for h in at.subheader]
+    assert [s for s in by_section() if s] == [h for h in headers if h in by_section()]

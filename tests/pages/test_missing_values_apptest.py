@@ -116,7 +116,7 @@ def test_a_broken_link_falls_back_without_an_error():
 
 def test_an_upload_is_made_categorical_with_its_holes_kept():
     # outside a script run the cache is bypassed
-    from app_support.cache_missing import upload_data
+    from app_support.missing_values.model import upload_data
 
     text = sample_bytes("iris").decode().splitlines()
     text[1] = ",".join(["?"] + text[1].split(",")[1:])      # a hole in the first numeric column

@@ -1,0 +1,226 @@
+"""URL state and cached computations of the page "AODE compression weights" (paper 001).
+
+Everything here depends on parameters only and is shared by all sessions: the models and tables of
+one ε (cheap, computed on first use of that ε), the figures built from them, and the five-classifier
+comparison, which runs through the evaluation engine in the server's worker processes
+(:mod:`app_support.jobs`) and is cached by its parameters.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app_support.aode_weights.figures import (
+    compression_figure,
+    fmt,
+    posteriors_figure,
+    text_table,
+    weights_figure,
+)
+from app_support.cached_samples import cached_sample
+from app_support.data import sample_names
+from app_support.jobs import bar_progress, queued_job
+from app_support.url_state import Choice, Number, UrlState
+from credal_core.aode import CredalBMAAODE, CredalCompAODE
+from credal_core.aode.compression import compression_coefficients, compression_interval, normalised_weights
+from credal_core.aode.summary import instance_explanation, spode_table
+from credal_core.experiments.compare import (
+    DEFAULT_CLASSIFIERS,
+    ClassifierSpec,
+    compare_classifiers,
+    summarise_comparison,
+)
+
+__all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
+           "fitted", "weights_view", "instance_view", "comparison", "comparison_view"]
+
+EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
+AODE_FAMILY = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*")
+SHOWN_INDICATORS = {"accuracy": "accuracy", "brier": "brier", "determinacy": "determinacy",
+                    "single_accuracy": "single acc.", "set_accuracy": "set acc.",
+                    "indeterminate_size": "indet. size", "discounted_accuracy": "disc. acc.",
+                    "u65": "u65", "u80": "u80"}
+
+
+# ---------------------------------------------------------------- URL state
+DATA = Choice("data", tuple(sample_names()), "synthetic_nb")   # read first: n and row follow its rows
+
+
+def url_state(n_rows: int) -> UrlState:
+    """The page's query parameters; the bounds of ``n`` (training rows, default all) and ``row``
+    follow the chosen data set's ``n_rows``."""
+    return UrlState(
+        DATA,
+        Number("eps", EPS_DEFAULT, EPS_MIN, EPS_MAX, step=EPS_STEP),
+        Number("n", n_rows, 4, n_rows, integer=True),
+        Number("row", 0, 0, n_rows - 1, integer=True),
+        Number("folds", 5, 2, 10, integer=True),
+        Number("repeats", 2, 1, 10, integer=True),
+    )
+
+
+def aode_specs(epsilon: float) -> tuple[ClassifierSpec, ...]:
+    """The five AODE-family classifiers of the comparison (the product's labels), with this ε where
+    the classifier has one (AODE and BMA-AODE have none)."""
+    specs = {s.label: s for s in DEFAULT_CLASSIFIERS}
+    out = []
+    for label in AODE_FAMILY:
+        spec = specs[label]
+        if "epsilon" in spec.make().get_params():
+            spec = ClassifierSpec(label, spec.estimator, {**spec.params, "epsilon": float(epsilon)})
+        out.append(spec)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- one ε: models, tables, figures
+SPODE_COLUMNS = {"super_parent": "super-parent", "LL": "LL_j", "bma_posterior": "BMA posterior (unpruned)",
+                 "bma_weight": "BMA weight", "pi_raw": "π_j raw", "pi_low": "π_j lower",
+                 "pi_high": "π_j upper", "comp_weight": "COMP weight", "feasible": "feasible (π_j > 0)",
+                 "credal_feasible": "credal-feasible (upper > 0)"}
+PAIR_COLUMNS = {"a": "class a", "b": "class b", "bma_min_ratio": "BMA-AODE* min ratio",
+                "bma_dominates": "a ≻ b (BMA*)", "comp_min_ratio": "COMP-AODE* min ratio",
+                "comp_dominates": "a ≻ b (COMP*)", "comp_prior": "minimising prior (COMP*)"}
+
+
+def _pair_cell(value) -> str:
+    """A cell of the dominance table: a minimising prior (an array) as its values, else :func:`fmt`."""
+    if isinstance(value, np.ndarray):
+        return ", ".join(f"{v:.3f}" for v in value)
+    return fmt(value)
+
+
+@st.cache_data(show_spinner=False)
+def sample_rows(name: str) -> int:
+    return len(cached_sample(name)[0])
+
+
+@st.cache_data(show_spinner=False)
+def training_rows(name: str, n_train: int):
+    """A seeded subset of ``n_train`` rows (all rows when n_train is the data size)."""
+    order = np.random.default_rng(0).permutation(sample_rows(name))
+    return np.sort(order[:n_train])
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _fitted_base(name: str, n_train: int) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """Both models on the chosen rows at ε = EPS_MIN; every other ε is a copy (see :func:`fitted`)."""
+    return _fit(name, n_train, EPS_MIN)
+
+
+def _fit(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """Both models fitted on the chosen rows' own values (their ``fit`` encodes them, as everywhere)."""
+    X, y = cached_sample(name)
+    rows = training_rows(name, n_train)
+    return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
+            CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
+    """CredalBMAAODE and CredalCompAODE fitted on the chosen rows (shared: never mutate them).
+
+    ε enters neither the SPODE tables nor LL_j, LL_0 or BMA's weights: another ε is a copy of the
+    models fitted once, with COMP-AODE's ε-dependent attributes computed by the functions its fit
+    uses (001 eqs. 6, 7, 10).  A test compares every attribute with a fresh fit on the whole ε grid.
+    Where ε is too large for the credal sets the models are fitted directly (their error is raised).
+    """
+    bma0, comp0 = _fitted_base(name, n_train)
+    if epsilon == bma0.epsilon:
+        return bma0, comp0                       # the base fit itself (shared and read only alike)
+    k, k_kept = comp0.n_features_in_, int(bma0.kept_.sum())
+    if (k + 1) * epsilon > 1.0 or k_kept * epsilon > 1.0:
+        return _fit(name, n_train, epsilon)
+    bma, comp = copy.copy(bma0), copy.copy(comp0)
+    bma.epsilon = comp.epsilon = epsilon
+    ll, ll0 = comp0.log_likelihoods_, comp0.null_log_likelihood_
+    comp.compression_raw_ = compression_coefficients(ll, ll0, epsilon)
+    comp.compression_interval_ = compression_interval(ll, ll0, epsilon)
+    comp.feasible_ = comp.compression_raw_ > 0
+    comp.weights_ = normalised_weights(comp.compression_raw_)
+    comp.credal_feasible_ = comp.compression_interval_[:, 1] > 0
+    return bma, comp
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def weights_view(name: str, n_train: int, epsilon: float) -> dict:
+    """Section 1 of one (data, n, ε), ready to show: the SPODE table (raw and as text), both
+    figures, and the null model's log-likelihood.  Shared objects: read, never mutate."""
+    bma, comp = fitted(name, n_train, epsilon)
+    table = spode_table(bma, comp)
+    return {"table": table, "text": text_table(table, SPODE_COLUMNS), "weights": weights_figure(table),
+            "compression": compression_figure(table), "null_ll": float(comp.null_log_likelihood_)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def _instance_parts(name: str, n_train: int, row: int) -> dict:
+    """What section 2 shows of one instance whatever ε is: its text, its true class, BMA-AODE's
+    prediction (its weights do not depend on ε) and the SPODE posteriors' figure."""
+    X, y = cached_sample(name)
+    bma, comp = _fitted_base(name, n_train)
+    x = X.iloc[[row]]
+    proba = bma.predict_proba(x)[0]
+    posteriors = comp.spode_posteriors(x)[0]
+    frame = pd.DataFrame(np.where(np.isnan(posteriors), 0.0, posteriors),
+                         index=[str(f) for f in comp.tables_.feature_names],
+                         columns=[str(c) for c in comp.classes_])
+    return {"instance": ", ".join(f"`{c}` = `{v}`" for c, v in X.iloc[row].items()),
+            "truth": str(y.iloc[row]), "posteriors": posteriors_figure(frame, {}),
+            "bma": (str(bma.classes_[proba.argmax()]), float(proba.max()))}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
+    """Section 2 of one instance: the dominance tests (as text), the SPODE posteriors' figure, both
+    credal sets and both precise predictions with their probability."""
+    X, _ = cached_sample(name)
+    bma, comp = fitted(name, n_train, epsilon)
+    x = X.iloc[[row]]                       # one row of text values: the models encode it
+    info = instance_explanation(bma, comp, x)
+    proba_comp = comp.predict_proba(x)[0]
+    parts = _instance_parts(name, n_train, row)
+    return {"instance": parts["instance"], "truth": parts["truth"],
+            "pairs": text_table(info["pairs"], PAIR_COLUMNS, _pair_cell),
+            "posteriors": parts["posteriors"], "bma_set": info["bma_set"], "comp_set": info["comp_set"],
+            "bma": parts["bma"],
+            "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}
+
+
+# ---------------------------------------------------------------- the comparison (a long run)
+@st.cache_data(show_spinner=False, max_entries=256)
+def comparison(name: str, epsilon: float, folds: int, repeats: int) -> pd.DataFrame:
+    """Mean over folds and sd of every indicator of the five classifiers (``summarise_comparison``),
+    under ``repeats`` × stratified ``folds``-fold CV of the whole data set, seed 0; shared by all
+    sessions, computed once per parameters (a second session asking meanwhile waits for it).
+
+    Runs in the worker processes after a place in the shared queue.  The progress bar (and the
+    queue's message) are created and emptied inside: a cached function's elements are replayed on a
+    cache hit, and an emptied element replays as nothing.
+    """
+    X, y = cached_sample(name)
+    with queued_job("comparison") as pool:
+        bar = st.progress(0.0, text="Cross-validating…")
+        try:
+            results = compare_classifiers(X, y, specs=aode_specs(epsilon), n_splits=folds, n_repeats=repeats,
+                                          seed=0, scheduler=pool,
+                                          progress=bar_progress(bar, "Cross-validating", "folds"))
+        finally:
+            bar.empty()
+    return summarise_comparison(results)
+
+
+def comparison_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary as text cells "mean ± sd" (— where no fold defines the indicator)."""
+    out = {"classifier": summary["classifier"].tolist()}
+    for key, label in SHOWN_INDICATORS.items():
+        out[label] = [_mean_sd(m, s) for m, s in zip(summary[f"{key}_mean"], summary[f"{key}_std"])]
+    out["folds"] = summary["folds"].astype(int).tolist()
+    return pd.DataFrame(out)
+
+
+def _mean_sd(mean: float, sd: float) -> str:
+    if pd.isna(mean):
+        return "—"
+    return f"{mean:.3f}" if pd.isna(sd) else f"{mean:.3f} ± {sd:.3f}"

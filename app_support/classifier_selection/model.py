@@ -1,0 +1,219 @@
+"""URL state and cached computations of the page "Classifier selection" (004), shared by all sessions.
+
+Arguments are plain hashable values.  The two long runs (Fig. 3's accuracy curve, Table 2) go
+through the evaluation engine in the server's worker processes (:mod:`app_support.jobs`).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app_support.cached_samples import cached_sample
+from app_support.classifier_selection.figures import (
+    accuracy_vs_k_figure,
+    curve_text,
+    neighbour_table,
+    threshold_plane_figure,
+    with_k_line,
+)
+from app_support.jobs import bar_progress, queued_job
+from app_support.url_state import Choice, Flag, Names, Number, Row, UrlState
+from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS, accuracy_vs_k, comparison_table
+from credal_core.resampling import repeated_holdout
+from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
+
+# the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
+DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")
+DISTANCES = ("euclidean", "chebyshev")
+MODES = ("resubstitution", "cross_validation")
+SOURCES = ("test", "typed")
+K_MIN, K_MAX = 1, 30
+_SQUARES = ("top_left", "top_middle", "top_right", "middle_left", "middle_middle", "middle_right",
+            "bottom_left", "bottom_middle", "bottom_right")
+# 004 Table 1, 1-based feature numbers in UCI order: Balloons (1,2,3,4) / (1,3,4); TIC (1,5,7,8) / (1,2,5,7,8)
+PAPER_SUBSETS = {
+    "balloons": (("color", "size", "act", "age"), ("color", "act", "age")),
+    "tic_tac_toe": (tuple(_SQUARES[i - 1] for i in (1, 5, 7, 8)),
+                    tuple(_SQUARES[i - 1] for i in (1, 2, 5, 7, 8))),
+}
+PAPER_NAMES = {"balloons": "Balloons", "tic_tac_toe": "TIC"}     # keys of 004 Table 2
+
+
+# ---------------------------------------------------------------- URL state
+@dataclass(frozen=True)
+class Features(Names):
+    """Column names of the data set; a link naming none of them gets the default subset."""
+
+    def parse(self, raw: str | None) -> tuple:
+        return super().parse(raw) or tuple(self.default)
+
+
+DATA = Choice("data", DATASETS, "balloons")      # read first: the other fields follow the data set
+
+
+def url_state(columns: tuple, subsets: tuple[tuple, tuple], values: tuple = ()) -> UrlState:
+    """The page's query parameters; ``f1`` / ``f2`` are columns of the chosen data set (default: its
+    004 Table 1 or SFS subsets), ``x`` the typed instance: one value per column joined by ``|``,
+    ``values[j]`` the choices of column ``j`` (a value the column does not have reads as its first)."""
+    return UrlState(
+        DATA,
+        Features("f1", subsets[0], options=columns), Features("f2", subsets[1], options=columns),
+        Number("k", 3, K_MIN, K_MAX, integer=True), Choice("dist", DISTANCES, "euclidean"),
+        Number("seed", 0, 0, 9_999, integer=True), Choice("mode", MODES, "resubstitution"),
+        Number("runs", 100, 10, 100, step=10, integer=True), Choice("source", SOURCES, "test"),
+        # Balloons, split 0, test row 4: C1 and C2 disagree; k = 4 adds 4 tied rows and flips the choice
+        Number("row", 4, 0, 10_000, integer=True),
+        Row("x", tuple(map(tuple, values))), Flag("table2", False),
+    )
+
+
+# ---------------------------------------------------------------- data, defaults, one split
+def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    if name not in DATASETS:
+        raise ValueError(f"unknown data set {name!r}; choose one of {list(DATASETS)}")
+    X, y = cached_sample(name)
+    return X, np.asarray(y)
+
+
+@st.cache_resource(show_spinner=False)
+def column_values(name: str) -> dict[str, list]:
+    """Each column's sorted values (the typed instance's choices; shared: never mutate)."""
+    X, _ = load_dataset(name)
+    return {col: sorted(X[col].unique()) for col in X.columns}
+
+
+@st.cache_data(show_spinner="Sequential forward selection…")
+def sfs_subsets(name: str) -> tuple[tuple, tuple, pd.DataFrame]:
+    """The best and second-best subsets found by SFS on the whole data set (as 004 did)."""
+    X, y = load_dataset(name)
+    table = sequential_forward_selection(X, y)
+    best, second = best_two_subsets(table)
+    return best, second, table
+
+
+def default_subsets(name: str) -> tuple[tuple, tuple]:
+    return PAPER_SUBSETS[name] if name in PAPER_SUBSETS else sfs_subsets(name)[:2]
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One random 70/30 split (004 Example 1), seeded (shared: never mutate)."""
+    _, y = load_dataset(name)
+    return next(repeated_holdout(y, n_repeats=1, test_size=0.3, stratify=False, seed=seed))
+
+
+# ---------------------------------------------------------------- section 1: the selector of one split
+@st.cache_resource(show_spinner=False, max_entries=64)
+def fitted_selector(name: str, f1: tuple, f2: tuple, seed: int, k: int, distance: str,
+                    training_thresholds: str) -> ThresholdSelector:
+    """The selector learned on the training part of split ``seed`` (shared: never mutate it).
+
+    The fit does not depend on ``k`` (the thresholds of the training rows and C1 / C2's hits are
+    the same for every k; ``k`` only sizes the neighbourhood of a decision), so one fit serves the
+    whole k slider: another k is a copy with that ``k`` (a test compares it with a fresh fit)."""
+    base = _fitted_once(name, f1, f2, seed, distance, training_thresholds)
+    if base.k_ == k:
+        return base
+    other = copy.copy(base)
+    other.k = other.k_ = int(k)
+    return other
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> ThresholdSelector:
+    X, y = load_dataset(name)
+    train, _ = split(name, seed)
+    return ThresholdSelector(features_1=list(f1), features_2=list(f2), k=K_MIN, distance=distance,
+                             training_thresholds=training_thresholds).fit(X.iloc[train], y[train])
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def explained_each_k(name: str, f1: tuple, f2: tuple, seed: int, mode: str, instance: tuple,
+                     distance: str) -> tuple[pd.Series, ...]:
+    """One selector's explanation of one instance for every k of the slider (k = K_MIN … K_MAX), in
+    one pass (``ThresholdSelector.explain_each_k``: the instance's point on the plane once); entry
+    ``k - K_MIN`` is what a selector fitted with that k explains (a test compares them)."""
+    X, _ = load_dataset(name)
+    x = pd.DataFrame([list(instance)], columns=X.columns)
+    selector = _fitted_once(name, f1, f2, seed, distance, mode)
+    return tuple(frame.iloc[0] for frame in selector.explain_each_k(x, range(K_MIN, K_MAX + 1)))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _training(name: str, f1: tuple, f2: tuple, seed: int, mode: str) -> tuple[pd.DataFrame, dict]:
+    """The training table of the plane and its outcome counts (the same for every k and distance)."""
+    training = _fitted_once(name, f1, f2, seed, "euclidean", mode).training_table()
+    return training, training["outcome"].value_counts().to_dict()
+
+
+@st.cache_resource(show_spinner=False, max_entries=2048)
+def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple) -> dict:
+    """Both selectors' explanation of one instance (``instance``: the values of a row, in column
+    order), the training table and its outcome counts, the neighbourhoods side by side, and the
+    threshold plane with both neighbourhoods (a shared figure)."""
+    if not K_MIN <= k <= K_MAX:
+        raise ValueError(f"k must be in {K_MIN} … {K_MAX}; got {k}")
+    info = {d: explained_each_k(name, f1, f2, seed, mode, instance, d)[k - K_MIN] for d in DISTANCES}
+    training, counts = _training(name, f1, f2, seed, mode)
+    kk = min(k, len(training))
+    figure = threshold_plane_figure(training, test_point=(info["euclidean"]["threshold_1"],
+                                                          info["euclidean"]["threshold_2"]),
+                                    neighbours={d: info[d]["neighbours"] for d in DISTANCES}, k=kk)
+    return {"info": info, "counts": counts, "table": neighbour_table(info), "plane": figure}
+
+
+# ---------------------------------------------------------------- sections 2 and 3: long runs
+def _in_workers(what: str, run):
+    """``run(scheduler, progress)`` after a place in the shared queue, with a progress bar; both are
+    created and emptied inside the cached caller (a cache hit replays them as nothing)."""
+    with queued_job(what) as pool:
+        bar = st.progress(0.0, text=f"{what.capitalize()}…")
+        try:
+            return run(pool, bar_progress(bar, what.capitalize(), "splits"))
+        finally:
+            bar.empty()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> pd.DataFrame:
+    """004 Fig. 3 for these features: accuracy of C1, C2 and both selectors for k = 2 … 20."""
+    X, y = load_dataset(name)
+    return _in_workers("running the 70/30 splits", lambda pool, progress: accuracy_vs_k(
+        X, y, features_1=list(f1), features_2=list(f2), n_repeats=n_repeats,
+        training_thresholds=training_thresholds, scheduler=pool, progress=progress))
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _curve_base(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, *,
+                _curve: pd.DataFrame) -> dict:
+    """Fig. 3 without the k line and its peaks in words (the same for every k)."""
+    is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
+    return {"figure": accuracy_vs_k_figure(_curve, paper=PAPER_FIG3_BALLOONS if is_paper else None),
+            "text": curve_text(_curve, n_repeats, is_paper)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int, *,
+               _curve: pd.DataFrame) -> dict:
+    """Fig. 3 with the current k marked (a shared figure) and its peaks in words; ``_curve`` is
+    :func:`accuracy_curve` of the same arguments (passed in, so that no cached run's recorded
+    progress messages are replayed here on every k).  Another k only adds its line to the figure
+    built once for the curve."""
+    base = _curve_base(name, f1, f2, n_repeats, training_thresholds, _curve=_curve)
+    return {"figure": with_k_line(base["figure"], k) if k <= 20 else base["figure"], "text": base["text"]}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def table2(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> pd.DataFrame:
+    """004 Table 2 (k chosen by 5-fold CV on each training part) for these features, beside the paper's
+    row when they are 004's."""
+    X, y = load_dataset(name)
+    label = PAPER_NAMES[name] if name in PAPER_SUBSETS and (f1, f2) == PAPER_SUBSETS[name] else name
+    return _in_workers("running the splits with k chosen by cross-validation",
+                       lambda pool, progress: comparison_table(
+                           {label: (X, y, list(f1), list(f2))}, n_repeats=n_repeats, seed=0,
+                           training_thresholds=training_thresholds, scheduler=pool, progress=progress))

@@ -1,0 +1,82 @@
+"""Cached computations of the page "Missing values" (streamlit caching around
+``credal_core.naive.ncc_explain``): an uploaded table made categorical, and one teaching scenario —
+training cells hidden, one instance with missing values, its set under every treatment."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app_support.uploads import LIMITS, load_table
+from credal_core.data.csv_loader import CsvProblem, default_class_column
+from credal_core.data.dataset import choose_columns
+from credal_core.data.preparation import Preparation
+from credal_core.naive.ncc_explain import hide_cells, treatment_sets
+
+__all__ = ["MAX_FEATURES", "MAX_STEPS", "upload_columns", "upload_data", "scenario"]
+
+MAX_FEATURES = 30     # the counts table has one row per feature: more is not a lecture view
+MAX_STEPS = 10        # conservative rows (features declared non-MAR one more at a time)
+
+
+def upload_columns(data: bytes, name: str) -> tuple[list, str, str]:
+    """(columns, default class column, "") of an uploaded CSV / ARFF, or ([], "", the problem)."""
+    table, problem = load_table(data, name)
+    if problem:
+        return [], "", problem
+    return list(table.frame.columns), default_class_column(table), ""
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def upload_data(data: bytes, name: str, class_column: str) -> tuple:
+    """(X, y, notes, "") of an upload: categorical features (numbers cut at their median, paper 004's
+    split; missing cells kept), at most :data:`MAX_FEATURES`; or (None, None, [], the problem)."""
+    table, problem = load_table(data, name)
+    if problem:
+        return None, None, [], problem
+    try:
+        choice = choose_columns(table, class_column, max_levels=LIMITS.max_levels)
+    except CsvProblem as exc:
+        return None, None, [], str(exc)
+    notes = list(choice.notes)
+    X = choice.X.iloc[:, :MAX_FEATURES]
+    if choice.X.shape[1] > MAX_FEATURES:
+        notes.append(f"only the first {MAX_FEATURES} feature columns are used")
+    numeric = [c for c in choice.numeric if c in X.columns]
+    if numeric:
+        notes.append(f"numeric columns cut at their median: {', '.join(map(str, numeric))}")
+    X = Preparation(numeric=numeric, discretiser="median", missing="ignore").fit_transform(X, choice.y)
+    X = X.astype(object).where(X.notna(), np.nan)
+    X.columns = [str(c) for c in X.columns]
+    return X.reset_index(drop=True), choice.y.astype(str).reset_index(drop=True), notes, ""
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def scenario(data_key: str, _X: pd.DataFrame, _y: pd.Series, *, row: int, missing: tuple, leave_out: bool,
+             hide: float, mechanism: str, hide_feature: str, hide_value: str, seed: int, s: float) -> dict:
+    """The instance (row ``row`` with the features ``missing`` blanked) and its classes under each
+    treatment, the training cells of ``hide_feature`` hidden first (never the instance's own row).
+
+    ``data_key`` names the data set, so the table (``_X``, ``_y``) is not hashed on every rerun.
+    Returns a dict: ``treatments``, ``instance``, ``truth``, ``hidden`` (cells hidden), ``holes``
+    (missing training cells per feature), ``warnings``.
+    """
+    X = _X
+    if hide > 0 and hide_feature in X.columns:
+        X = hide_cells(X, hide_feature, hide, mechanism=mechanism, value=hide_value, seed=seed, protect=row)
+    hidden = int(X.isna().sum().sum() - _X.isna().sum().sum())
+    instance = _X.iloc[[row]].astype(object).copy()
+    for name in missing:
+        instance[name] = np.nan
+    keep = np.ones(len(X), dtype=bool)
+    if leave_out:
+        keep[row] = False
+    X_train, y_train = X[keep], _y[keep]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        treatments = treatment_sets(X_train, y_train, instance, s=s, max_steps=MAX_STEPS)
+    return {"treatments": treatments, "instance": instance, "truth": _y.iloc[row], "hidden": hidden,
+            "holes": X_train.isna().sum().to_dict(), "classes": sorted(set(_y.astype(str))),
+            "warnings": sorted({str(w.message) for w in caught if issubclass(w.category, UserWarning)})}
