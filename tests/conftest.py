@@ -36,7 +36,8 @@ SLOW_FILES = {
     "test_sweeps.py", "test_cli.py", "test_consolidation.py", "test_paper_004.py", "test_compare.py",
     "test_arff.py", "test_csv_loader.py", "test_cache_and_missing.py", "test_sklearn_compat.py",
     "test_properties.py", "test_threshold.py", "test_discretise.py", "test_pairwise.py", "test_schema.py",
-    "test_balloons.py", "test_brute_force_self.py", "test_cache_aode.py", "test_jobs.py", "test_evaluate.py",
+    "test_balloons.py", "test_brute_force_self.py", "test_aode_weights_model.py", "test_jobs.py",
+    "test_evaluate.py",
     "test_stats.py", "test_sample_datasets.py", "test_preparation.py", "test_counts.py",
 }
 
