@@ -1,0 +1,238 @@
+"""Each question's right answer recomputed by another route than its grader: brute force over the
+definition (the IDM's priors, the NBC's parameters, the binomial sum) or another class of the core
+(LNCC / NCC fitted on rows instead of the pair profile; a direct fit instead of ``holdout_example``)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.stats import binom
+
+from app_support.lessons import lesson_data, lesson_lncc, lesson_ncc
+from app_support.lessons.problems import pair_frame, pair_from_params, pair_instance
+from credal_core import LNCC, NCC
+from credal_core.metrics import credal_scores, precise_accuracy_split
+from credal_core import NaiveBayes
+
+TESTS = Path(__file__).resolve().parents[2]
+for folder in (TESTS, TESTS / "credal_core"):         # tests/_depth.py and tests/credal_core/brute_force.py
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+from brute_force import lncc_critical_alpha, ncc_min_ratio  # noqa: E402  (tests/credal_core's brute force)
+
+CLASSES = ("c", "¬c")
+
+
+def _pair_counts(p):
+    """The pair problem in brute_force's layout: two classes, binary features (column 0: the instance's value)."""
+    n_c = np.array([p["n_c"], p["n_not"]])
+    n_cf = [np.array([[a, p["n_c"] - a], [b, p["n_not"] - b]]) for a, b in zip(p["counts_c"], p["counts_not"])]
+    return n_c, n_cf, tuple(0 for _ in n_cf)
+
+
+def _brute_pair_set(p, s):
+    n_c, n_cf, inst = _pair_counts(p)
+    keep = []
+    for a in (0, 1):
+        b = 1 - a
+        if not ncc_min_ratio(n_c, n_cf, inst, b, a, s=s, epsilon=0.0) > 1 + 1e-9:
+            keep.append(CLASSES[a])
+    return tuple(keep)
+
+
+def nbc_class(p):
+    """Perks NBC by hand: P(c) ∝ (n(c) + s/2) ∏ (n(c, f̃) + s/4)/(n(c) + s/2), s = 1."""
+    s = 1.0
+    scores = []
+    for n, counts in ((p["n_c"], p["counts_c"]), (p["n_not"], p["counts_not"])):
+        score = (n + s / 2) / (p["n_c"] + p["n_not"] + s)
+        for count in counts:
+            score *= (count + s / 4) / (n + s / 2)
+        scores.append(score)
+    return CLASSES[int(np.argmax(scores))]
+
+
+def idm_upper(p):
+    """Brute force: the largest (n + s t)/(N + s) over a grid of t in [0, 1]."""
+    t = np.linspace(0, 1, 1001)
+    return float(((p["n"] + p["s"] * t) / (p["N"] + p["s"])).max())
+
+
+def dominance(p):
+    n_c, n_cf, inst = _pair_counts(p)
+    a, b = CLASSES.index(p["a"]), CLASSES.index(p["b"])
+    return "yes" if ncc_min_ratio(n_c, n_cf, inst, a, b, s=p["s"], epsilon=0.0) > 1 + 1e-9 else "no"
+
+
+def three_set(data_seed, s):
+    X, y, instance = lesson_ncc.three_class_problem(data_seed)
+    labels = ("a", "b", "c")
+    n_c = np.array([(y == c).sum() for c in labels])
+    n_cf = [np.array([[((y == c) & (X[f] == v)).sum() for v in ("no", "yes")] for c in labels]) for f in X.columns]
+    inst = tuple(("no", "yes").index(instance[f].iloc[0]) for f in X.columns)
+    return tuple(labels[a] for a in range(3)
+                 if not any(ncc_min_ratio(n_c, n_cf, inst, b, a, s=s, epsilon=0.0) > 1 + 1e-9
+                            for b in range(3) if b != a))
+
+
+def _holdout_direct(s):
+    X, y = lesson_ncc.sample("synthetic_nb")
+    y = np.asarray(y)
+    train, test = slice(0, lesson_ncc.N_TRAIN), slice(lesson_ncc.N_TRAIN, None)
+    model = NCC(s=s).fit(X.iloc[train], y[train])
+    sets = model.predict_set(X.iloc[test])
+    nbc = NaiveBayes(s=1.0).fit(X.iloc[train], y[train]).predict(X.iloc[test])
+    return credal_scores(y[test], sets, model.classes_), precise_accuracy_split(y[test], nbc, sets, model.classes_)
+
+
+def determinacy_direction(p):
+    first, second = _holdout_direct(1.0)[0]["determinacy"], _holdout_direct(p["s"])[0]["determinacy"]
+    return "the same" if first == second else ("higher" if second > first else "lower")
+
+
+def nbc_i(p):
+    split = _holdout_direct(p["s"])[1]
+    return lesson_ncc.NBCI[0] if split["accuracy_indeterminate"] > split["accuracy_determinate"] else lesson_ncc.NBCI[1]
+
+
+def _log_lik(theta, n, N):
+    return n * np.log(theta) + (N - n) * np.log1p(-theta)
+
+
+def likelihood_lower(n, N, alpha):
+    """Root of lik(θ)/lik(n/N) = α below n/N (brentq on the raw binomial likelihood)."""
+    top = _log_lik(n / N, n, N)
+    if n == 0:
+        return 0.0
+    return brentq(lambda t: _log_lik(t, n, N) - top - np.log(alpha), 1e-15, n / N, xtol=1e-13)
+
+
+def likelihood_width(n, N, alpha):
+    top = _log_lik(n / N, n, N) if 0 < n < N else 0.0
+    lo = brentq(lambda t: _log_lik(t, n, N) - top - np.log(alpha), 1e-15, n / N, xtol=1e-13)
+    hi = brentq(lambda t: _log_lik(t, n, N) - top - np.log(alpha), n / N, 1 - 1e-15, xtol=1e-13)
+    return hi - lo
+
+
+def rates(p):
+    widths = []
+    for N in (p["N"], 100 * p["N"]):
+        widths.append((likelihood_width(p["ratio"] * N, N, p["alpha"]), p["s"] / (N + p["s"])))
+    lik, idm = widths[1][0] / widths[0][0], widths[1][1] / widths[0][1]
+    return lesson_data.RATES[0] if idm < lik else lesson_data.RATES[1]
+
+
+def vacuous_set(p):
+    n, k, s = p["n"], p["k"], p["s"]
+    if abs(2 * k - n) <= s:
+        return ("a", "b")
+    return ("a",) if k > n - k else ("b",)
+
+
+def vacuous_percent(p):
+    n, s = p["n"], p["s"]
+    ks = np.arange(n + 1)
+    return 100 * float(binom.pmf(ks, n, p["p"])[np.abs(2 * ks - n) <= s].sum())
+
+
+def _nhc_vacuous(n, beta, prob):
+    ks = np.arange(n + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_top = np.where(ks > 0, ks * np.log(ks / n), 0) + np.where(ks < n, (n - ks) * np.log((n - ks) / n), 0)
+    vac = n * np.log(0.5) - log_top >= np.log(beta)
+    return float(binom.pmf(ks, n, prob)[vac].sum())
+
+
+def nhc_trend(p):
+    small, large = _nhc_vacuous(100, p["beta"], p["p"]), _nhc_vacuous(10_000, p["beta"], p["p"])
+    return lesson_data.TREND[1] if abs(large - small) < 0.05 else (
+        lesson_data.TREND[0] if large < small else lesson_data.TREND[2])
+
+
+def _lncc(p, include_instance=True):
+    pair = pair_from_params(p)
+    X, y = pair_frame(pair)
+    return LNCC(include_instance=include_instance, categories="declared").fit(X, y), pair_instance(pair)
+
+
+def lncc_critical(p, include_instance=True):
+    model, instance = _lncc(p, include_instance)
+    crit = model.critical_alpha(instance)[0]
+    return float(min(crit[0, 1], crit[1, 0]))
+
+
+def lncc_critical_brute(p):
+    n_c, n_cf, inst = _pair_counts(p)
+    return min(lncc_critical_alpha(n_c, n_cf, inst, a, 1 - a, include_instance=True) for a in (0, 1))
+
+
+def lncc_set(p, alpha, include_instance=True):
+    model, instance = _lncc(p, include_instance)
+    model.set_params(alpha=alpha)
+    return tuple(str(c) for c in model.classes_[model.predict_set(instance)[0]])
+
+
+def _compare(first, second, words):
+    return words[1] if first == second else (words[0] if second > first else words[2])
+
+
+def mle_class(p):
+    """Brute force: maximise the likelihood (data and instance) over the NBC's parameters (grid + polish)."""
+    from scipy.optimize import minimize
+    n1, n2 = p["n_c"], p["n_not"]
+    c1, c2 = np.array(p["counts_c"], float), np.array(p["counts_not"], float)
+
+    def neg(z):
+        th = 1 / (1 + np.exp(-z))
+        tc, t1, t2 = th[0], th[1:1 + c1.size], th[1 + c1.size:]
+        ll = (n1 * np.log(tc) + n2 * np.log1p(-tc) + (c1 * np.log(t1) + (n1 - c1) * np.log1p(-t1)).sum()
+              + (c2 * np.log(t2) + (n2 - c2) * np.log1p(-t2)).sum())
+        pa, pb = tc * np.prod(t1), (1 - tc) * np.prod(t2)
+        return -(ll + np.log(pa + pb)), pa / (pa + pb)
+
+    best = None
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        res = minimize(lambda z: neg(z)[0], rng.normal(0, 2, 1 + 2 * c1.size), method="Nelder-Mead",
+                       options=dict(xatol=1e-10, fatol=1e-12, maxiter=20_000))
+        if best is None or res.fun < best.fun:
+            best = res
+    return "c" if neg(best.x)[1] > 0.5 else "¬c"
+
+
+def instance_effect(p):
+    """c's critical α from the LNCC fitted with and without the instance."""
+    (with_model, instance), (without_model, _) = _lncc(p, True), _lncc(p, False)
+    with_, without = (float(m.critical_alpha(instance)[0, 0, 1]) for m in (with_model, without_model))
+    if with_ == without:
+        return lesson_lncc.INSTANCE[1]
+    return lesson_lncc.INSTANCE[2] if without > with_ else lesson_lncc.INSTANCE[0]
+
+
+SOLVERS = {
+    "ncc.nbc.class": nbc_class,
+    "ncc.idm.upper": idm_upper,
+    "ncc.dominance.yes-no": dominance,
+    "ncc.set.three-classes": lambda p: three_set(p["data_seed"], p["s"]),
+    "ncc.set.grows": lambda p: _compare(set(three_set(p["data_seed"], p["s"])),
+                                        set(three_set(p["data_seed"], p["s2"])), lesson_ncc.GROWS),
+    "ncc.determinacy.direction": determinacy_direction,
+    "ncc.nbc-i.direction": nbc_i,
+    "data.idm.width": lambda p: p["s"] / (p["N"] + p["s"]),
+    "data.likelihood.lower": lambda p: likelihood_lower(p["n"], p["N"], p["alpha"]),
+    "data.rates": rates,
+    "data.vacuous.set": vacuous_set,
+    "data.vacuous.probability": vacuous_percent,
+    "data.nhc.trend": nhc_trend,
+    "lncc.mle.class": mle_class,
+    "lncc.alpha-cut.set": lambda p: lncc_set(p, p["alpha"]),
+    "lncc.critical-alpha": lncc_critical,
+    "lncc.alpha.monotone": lambda p: _compare(set(lncc_set(p, p["alpha"])), set(lncc_set(p, p["alpha2"])),
+                                              lesson_lncc.MONO),
+    "lncc.more-data": lambda p: _compare(-lncc_critical(p), -lncc_critical(lesson_lncc._scaled(p)),
+                                         ("lower", "the same", "higher")),
+    "lncc.instance": lambda p: instance_effect(p),
+    "lncc.zero-count.ncc": lambda p: _brute_pair_set(p, p["s"]),
+}
