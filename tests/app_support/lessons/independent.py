@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from scipy.optimize import brentq
 from scipy.stats import binom
 
@@ -236,3 +237,86 @@ SOLVERS = {
     "lncc.instance": lambda p: instance_effect(p),
     "lncc.zero-count.ncc": lambda p: _brute_pair_set(p, p["s"]),
 }
+
+
+# ---------------------------------------------------------------- lesson 4: missing values
+def _weather(p):
+    from app_support.lessons import lesson_missing
+    from credal_core.naive.ncc_explain import hide_cells
+    X, y = lesson_missing.sample("weather")
+    X = X.astype(object)
+    if p.get("hide"):
+        X = hide_cells(X, "outlook", p["hide"], mechanism="mnar", value="sunny", seed=0, protect=p["row"])
+    y = np.asarray(y)
+    keep = np.arange(len(X)) != p["row"]
+    return X[keep].reset_index(drop=True), y[keep], X.iloc[p["row"]], str(y[p["row"]])
+
+
+def _brute_weather_set(X, y, values: dict, s):
+    """Brute-force NCC set: features in ``values`` (name → the instance's value), others left out (MAR)."""
+    labels = sorted(set(y))
+    n_c = np.array([(y == c).sum() for c in labels])
+    n_cf, inst = [], []
+    for f, v in values.items():
+        seen = sorted(X[f].dropna().unique())
+        n_cf.append(np.array([[((y == c) & (X[f] == u)).sum() for u in seen] for c in labels]))
+        inst.append(seen.index(v))
+    keep = []
+    for a in range(len(labels)):
+        if not any(ncc_min_ratio(n_c, n_cf, tuple(inst), b, a, s=s, epsilon=0.0) > 1 + 1e-9
+                   for b in range(len(labels)) if b != a):
+            keep.append(labels[a])
+    return tuple(keep)
+
+
+def weather_mar(p):
+    X, y, row, _ = _weather(p)
+    return _brute_weather_set(X, y, {f: row[f] for f in X.columns if f != p["missing"]}, p["s"])
+
+
+def weather_impute(p):
+    X, y, row, _ = _weather(p)
+    filled = X.fillna({f: X[f].mode().iloc[0] for f in X.columns})
+    values = {f: (row[f] if f != p["missing"] else X[f].mode().iloc[0]) for f in X.columns}
+    model = NCC(s=p["s"]).fit(filled, y)
+    return tuple(str(c) for c in model.classes_[model.predict_set(pd.DataFrame([values]))[0]])
+
+
+def weather_conservative(p):
+    """Every completion of the missing instance value, each an ordinary NCC problem; a class is dropped only
+    if it is dominated under every completion (with the training treatment of the declared feature)."""
+    X, y, row, _ = _weather(p)
+    f = p["missing"]
+    model = NCC(s=p["s"], non_mar_training=[f] if X[f].isna().any() else []).fit(X, y)
+    labels = model.classes_.tolist()
+    dominated = np.ones((len(labels), len(labels)), dtype=bool)
+    for v in sorted(X[f].dropna().unique()):
+        values = {g: (row[g] if g != f else v) for g in X.columns}
+        dominated &= model.dominance(pd.DataFrame([values]))[0]
+    return tuple(str(labels[a]) for a in range(len(labels)) if not dominated[:, a].any())
+
+
+def _size_word(p):
+    from app_support.lessons import lesson_missing
+    mar, cons = set(weather_mar(p)), set(weather_conservative(p))
+    return _compare(mar, cons, lesson_missing.SIZE)
+
+
+def _same_word(p):
+    from app_support.lessons import lesson_missing
+    return lesson_missing.SAME[0] if set(weather_impute(p)) == set(weather_mar(p)) else lesson_missing.SAME[1]
+
+
+def _truth_word(p):
+    from app_support.lessons import lesson_missing
+    return lesson_missing.TRUTH[0] if _weather(p)[3] in weather_mar(p) else lesson_missing.TRUTH[1]
+
+
+SOLVERS.update({
+    "missing.mar.set": weather_mar,
+    "missing.impute.same": _same_word,
+    "missing.conservative.set": weather_conservative,
+    "missing.conservative.size": _size_word,
+    "missing.mnar.truth": _truth_word,
+    "missing.mnar.declared": weather_conservative,
+})
