@@ -10,7 +10,9 @@
 close determinacy; ``fig5`` prints determinacy against the sample size d for every setting.
 Smaller runs: ``--n-theta 4 --n-train 5 --n-test 2000``.  ``compare`` cross-validates every
 classifier on a CSV or ARFF file exactly as the app's Compare page does (same column rules, same
-engine, same summary: mean ± sd over folds).
+engine, same summary: mean ± sd over folds) and writes the summary to ``--csv``; ``python -m credal_core
+compare FILE...`` is the full command (many files, every protocol option, tests, paper tables), and
+``python -m credal_core table1`` / ``fig5`` run the same code as here.
 """
 from __future__ import annotations
 
@@ -56,7 +58,8 @@ def main(argv=None) -> int:
                         "the loader's guess, the last column)")
     parser.add_argument("--folds", type=int, default=5, help="compare: folds of each repetition")
     parser.add_argument("--repeats", type=int, default=2, help="compare: repetitions of the k-fold split")
-    parser.add_argument("--classifiers", default=None, help="compare: labels, e.g. NBC,NCC (default: all)")
+    parser.add_argument("--classifiers", default=None,
+                        help="compare: labels or aliases, e.g. NBC,ncc-eps:0.1 (default: all)")
     parser.add_argument("--n-theta", type=int, default=20, help="θ draws (paper: 20)")
     parser.add_argument("--n-train", type=int, default=30, help="training sets per (θ, d) (paper: 30)")
     parser.add_argument("--n-test", type=int, default=10_000, help="test instances (paper: 10,000)")
@@ -113,6 +116,7 @@ def main(argv=None) -> int:
 
 
 def _compare(parser, args) -> int:
+    from ..cli.classifiers import parse_classifiers
     from ..data.csv_loader import CsvProblem, default_class_column, read_csv_bytes
     from ..data.dataset import choose_columns
     from .compare import available_classifiers, compare_classifiers, summarise_comparison
@@ -127,12 +131,11 @@ def _compare(parser, args) -> int:
     except CsvProblem as exc:
         parser.error(f"{args.file} cannot be used: {exc}")
     specs = available_classifiers()
-    if args.classifiers:
-        wanted = [c.strip() for c in args.classifiers.split(",") if c.strip()]
-        unknown = sorted(set(wanted) - {s.label for s in specs})
-        if unknown:
-            parser.error(f"unknown classifier(s) {unknown}; choose from {[s.label for s in specs]}")
-        specs = [s for s in specs if s.label in wanted]
+    if args.classifiers:                    # labels (NCC_ε=0.05) or the command line's aliases (ncc-eps:0.05)
+        try:
+            specs = parse_classifiers(args.classifiers)
+        except ValueError as exc:
+            parser.error(str(exc))
     for note in choice.notes:
         print(f"note: {note}")
     try:

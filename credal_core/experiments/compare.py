@@ -29,16 +29,28 @@ COMPARISON_INDICATORS = ("accuracy", "brier", "determinacy", "single_accuracy", 
 
 @dataclass(frozen=True)
 class ClassifierSpec:
-    """A classifier of the comparison: its label, the ``credal_core`` estimator name and parameters."""
+    """A classifier of the comparison: its label, the estimator (a name exported by ``credal_core``, or
+    ``"credal_core.module:Class"``) and its parameters."""
 
     label: str
     estimator: str
     params: dict = field(default_factory=dict)
 
     def make(self):
-        import credal_core
+        return _estimator_class(self.estimator)(**self.params)
 
-        return getattr(credal_core, self.estimator)(**self.params)
+
+def _estimator_class(estimator: str):
+    import importlib
+
+    import credal_core
+
+    module, _, name = estimator.rpartition(":")
+    if not module:
+        return getattr(credal_core, name)
+    if not module.startswith("credal_core."):
+        raise ValueError(f"estimator {estimator!r}: only credal_core's classes can be named")
+    return getattr(importlib.import_module(module), name)
 
 
 DEFAULT_CLASSIFIERS = (
@@ -57,12 +69,10 @@ DEFAULT_CLASSIFIERS = (
 
 def available_classifiers(specs: Sequence[ClassifierSpec] = DEFAULT_CLASSIFIERS) -> list[ClassifierSpec]:
     """The specs whose estimator exists in this build of ``credal_core``."""
-    import credal_core
-
     out = []
     for spec in specs:
         try:
-            getattr(credal_core, spec.estimator)
+            _estimator_class(spec.estimator)
         except (AttributeError, ImportError):
             continue
         out.append(spec)
