@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run every test, browser tests included (installs Debian's chromium and the dev requirements if needed),
-# on two worker processes (pytest-xdist; CREDAL_TEST_WORKERS=N for another count). The CPU is busy
+# Run every test, browser tests included (installs Debian's chromium and postgresql and the dev requirements
+# if needed), on two worker processes (pytest-xdist; CREDAL_TEST_WORKERS=N for another count). The CPU is busy
 # throughout: the browser tests' waits for pages are filled by chromium, the test server and the other
 # worker, and a third worker cost more (its own collection, imports, page runtime and job pool; measured
 # 705 CPU s and 360 s against 617 CPU s and 325 s). The tests are queued longest first (LONG_FIRST in
@@ -13,14 +13,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian packages the tests need: chromium (browser tests) and postgresql (the class store's tests run on
+# SQLite and on a throwaway PostgreSQL cluster: tests/app_support/class_store/conftest.py).
+missing=()
 if [ ! -x /usr/bin/chromium ]; then
+    missing+=(chromium chromium-driver)
+fi
+if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+    missing+=(postgresql)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
     SUDO=""
     if [ "$(id -u)" -ne 0 ]; then
         SUDO="sudo"
     fi
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
 
 source scripts/_venv.sh
