@@ -41,13 +41,15 @@ import math
 import numpy as np
 
 from .._compiled import HELPER_OPTIONS, compiled_kernel
+from ._lncc_constants import MAX_CELLS, REACH, ROUNDING, TAYLOR_ORDER
 
 __all__ = ["certify", "kernel_tables"]
 
-_Q = 6              # Taylor order of the per-row sums
-_RHO = 0.75         # largest |e| max 1/(c + z) at which an expansion is used
-_ROUNDING = 1e-11   # relative rounding margin (that of the numpy stages)
-_MAX_CELLS = 48     # cells of the branch and bound per interval before a row is left to numpy
+# the shared constants (see :mod:`._lncc_constants`), under the short names the kernels use
+_Q = TAYLOR_ORDER
+_RHO = REACH
+_ROUNDING = ROUNDING
+_MAX_CELLS = MAX_CELLS
 # columns of ``sd`` (one row per side of the pair, see :func:`_work_arrays`): after the per-side
 # sums 0..10, the coefficients G, W, D, F (Q each) and the terms of :func:`_point`
 _G, _W, _D, _F = 11, 11 + _Q, 11 + 2 * _Q, 11 + 3 * _Q
@@ -94,8 +96,13 @@ def certify(codes, tables, shift: bool, log_alpha: float, sets_only: bool = Fals
     off, lg, iv, nc = (np.ascontiguousarray(off, dtype=np.int64), np.ascontiguousarray(lg, dtype=np.float64),
                        np.ascontiguousarray(iv, dtype=np.float64), np.ascontiguousarray(nc, dtype=np.float64))
     _certify_rows(codes, off, flag, lg, iv, nc, 1.0 if shift else 0.0, float(log_alpha), bool(sets_only),
-                  dom, unknown, *_work_arrays(n_classes))
+                  dom, unknown, *_work_arrays(n_classes), _constants())
     return dom, unknown
+
+
+def _constants():
+    """The shared constants as they are now, for the kernel to check against those compiled in."""
+    return np.array([TAYLOR_ORDER, REACH, ROUNDING, MAX_CELLS], dtype=np.float64)
 
 
 def _work_arrays(n_classes):
@@ -811,8 +818,12 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
 
 @compiled_kernel(error_model="numpy")
 def _certify_rows(codes, off, flag, lg, iv, nc, shift, log_alpha, sets_only, dom, unknown,  # noqa: C901
-                  per_class, cS, sd, stack, ends, found, spans, ispan, s_lo, s_hi, inv_q, order):
+                  per_class, cS, sd, stack, ends, found, spans, ispan, s_lo, s_hi, inv_q, order, constants):
     # the work arrays (see :func:`_work_arrays`) come zeroed
+    if (constants[0] != _Q or constants[1] != _RHO or constants[2] != _ROUNDING
+            or constants[3] != _MAX_CELLS):
+        # numba's cache holds machine code compiled with other constants (see _lncc_constants)
+        raise RuntimeError("stale numba cache: _lncc_constants changed; touch naive/_lncc_kernels.py")
     Q = _Q                       # (the per-row sums below are written out for this order 6)
     RHO = _RHO
     z = 0.5 * shift

@@ -17,6 +17,7 @@ from ..likelihood.pairwise import (
     ratio_root,
     side_logs,
 )
+from ._lncc_constants import FEW_ROWS, ROUNDING
 from ._lncc_kernels import certify
 
 __all__ = ["LNCC"]
@@ -217,7 +218,7 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
             flat = np.flatnonzero(unknown)
             rows, pairs = np.divmod(flat, n_classes * n_classes)
             rest = np.unique(rows)
-            if rest.size >= _FEW_ROWS:
+            if rest.size >= FEW_ROWS:
                 dom[rest] = self._dominance_stages(codes[rest])
             elif rest.size:
                 # a handful of pairs: the exact definition costs less than the stages' set-up; one
@@ -338,7 +339,7 @@ def _taylor_stage(tables, codes, rest, open_rows, blocks, log_alpha, shift, dom)
         if sel.size == rest.size:
             sel = slice(None)                                # every row: views, no copies
         tsides = {c: _Side(tstats, c, nc[c], sel, 0.5 * shift) for c in (a, b)}
-        margin = _ROUNDING * (scale[a][sel] + scale[b][sel])
+        margin = ROUNDING * (scale[a][sel] + scale[b][sel])
         ab, ba, known = _taylor_verdicts(tsides, a, b, log_alpha, shift, margin)
         rows = rest[sel][known]
         dom[rows, a, b], dom[rows, b, a] = ab[known], ba[known]
@@ -352,9 +353,6 @@ def _union(open_rows, n):
     return np.flatnonzero(np.any(list(open_rows.values()), axis=0)) if n else np.zeros(0, int)
 
 
-# Fewer rows than this left open by the compiled certificates: their open pairs go straight to the
-# exact definition ``alpha > critical_alpha`` (equal verdicts, less fixed cost than the stages).
-_FEW_ROWS = 64
 
 # The probes go first when they settle at least this share of the verdicts on a sample of about
 # _SAMPLE_ROWS rows (they cost about a fifth of the Taylor stage per row, and settle most
@@ -413,9 +411,6 @@ def _pair_counts(tables, codes, a, b):
     return PairCounts(np.full(n, nc[a]), counts[0].T, np.full(n, nc[b]), counts[1].T, d1, d2, missing)
 
 
-# Relative size of the rounding margin: a certificate must hold by this times the sum of the
-# absolute values of the terms it adds up (float sums of a few hundred terms err by far less).
-_ROUNDING = 1e-11
 
 
 class _BlockSums:
@@ -553,7 +548,7 @@ def _pair_ends(sa, sb, shift):
     ``m_lo = max(log L(0), log L(1))`` and at most ``m_up``, the one-cell bound of ``_profile`` on
     [0, 1].  Without it (``shift = 0``, 003 Corollary 1) the maximum is exactly at 0.
     """
-    margin = _ROUNDING * (sa["scale"] + sb["scale"])
+    margin = ROUNDING * (sa["scale"] + sb["scale"])
     with np.errstate(invalid="ignore"):
         if not shift:
             lr = sa["lp0"] - sb["lp0"]
@@ -682,7 +677,7 @@ def _probe_sums(stats, hi, lo, nc, rows, lr0, ends, log_alpha, shift, tries=4):
             log_l_hi = log_l_hi + np.logaddexp(lpa_hi, lpb_hi)
             log_l_lo = log_l_lo + np.logaddexp(lpa_lo, lpb_lo)
         # rounding: the probe's own terms on top of the end values' margin (which covers the sums)
-        marg = margin[live] + _ROUNDING * (
+        marg = margin[live] + ROUNDING * (
             (n1 + 1) * np.abs(ta) + (n2 + 1) * np.abs(tb)
             + np.abs(up) * (ma[live] + i0a[live] + mb[live] + isb[live] + wib[live])
             + 2 * sq * (q0a[live] + i0a[live] + qsb[live] + wqb[live]))

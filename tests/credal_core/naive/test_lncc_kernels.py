@@ -217,3 +217,21 @@ def test_tiny_alphas_where_u0_lies_beyond_the_reach(numba_on, monkeypatch, seed)
         expected = (alpha > crit) & off
         np.testing.assert_array_equal(model.dominance(T), expected, err_msg=f"seed {seed} alpha {alpha!r}")
         np.testing.assert_array_equal(model.predict_set(T), maximal_set(expected))
+
+
+@pytest.mark.parametrize("flag", ["1", "0"])
+def test_the_kernel_refuses_constants_other_than_those_compiled_in(monkeypatch, flag):
+    """numba's cache notices changes of _lncc_kernels.py only: the kernel checks that the shared
+    constants (_lncc_constants) it is given are those it was compiled with."""
+    monkeypatch.setenv("CREDAL_NUMBA", flag)
+    rng = np.random.default_rng(0)
+    X, y, X_test = _case(rng, 40, 3, 5, 3, True, n_test=20)
+    model = LNCC().fit(X, y)
+    codes = model._encode(X_test)
+    dom, _ = _lncc_kernels.certify(codes, model.tables_, True, np.log(0.75))     # the current values
+    assert dom.shape == (20, 3, 3)
+    changed = _lncc_kernels._constants()
+    changed[1] = 0.5                                                             # another reach
+    monkeypatch.setattr(_lncc_kernels, "_constants", lambda: changed)
+    with pytest.raises(RuntimeError, match="stale numba cache"):
+        _lncc_kernels.certify(codes, model.tables_, True, np.log(0.75))
