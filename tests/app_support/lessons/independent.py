@@ -320,3 +320,82 @@ SOLVERS.update({
     "missing.mnar.truth": _truth_word,
     "missing.mnar.declared": weather_conservative,
 })
+
+
+# ---------------------------------------------------------------- lessons 5-6
+def _aode_models(n, eps=0.01):
+    from app_support.lessons import lesson_ensembles as l5
+    from credal_core import BMAAODE, CompAODE
+    X, y = l5.sample(l5.DATA)
+    rows = np.sort(np.random.default_rng(0).permutation(len(X))[:n])
+    y = np.asarray(y)
+    return BMAAODE().fit(X.iloc[rows], y[rows]), CompAODE().fit(X.iloc[rows], y[rows]), X, y, rows
+
+
+def _bma_word(p):
+    from app_support.lessons import lesson_ensembles as l5
+    bma = _aode_models(p["n"])[0]
+    return l5.BMA[0] if np.max(bma.weights_) > 0.5 else l5.BMA[1]
+
+
+def _comp_word(p):
+    from app_support.lessons import lesson_ensembles as l5
+    bma, comp, X, _, _ = _aode_models(p["n"])
+    k = X.shape[1]
+    return l5.COMP[0] if abs(np.max(comp.weights_) - 1 / k) < abs(np.max(bma.weights_) - 1 / k) else l5.COMP[1]
+
+
+def _credal_determinacy(n, eps):
+    from credal_core.aode import CredalBMAAODE
+    _, _, X, y, rows = _aode_models(n)
+    test = np.setdiff1d(np.arange(len(X)), rows)
+    dom = CredalBMAAODE(epsilon=eps).fit(X.iloc[rows], y[rows]).dominance(X.iloc[test])
+    undominated = ~dom.any(axis=1)                # maximality: no class dominates it
+    return float(np.mean(undominated.sum(axis=1) == 1))
+
+
+def _eps_word(p):
+    from app_support.lessons import lesson_ensembles as l5
+    return _compare(_credal_determinacy(p["n"], p["eps"]), _credal_determinacy(p["n"], p["eps2"]), l5.DIRECTION)
+
+
+def laplace_threshold(p, features=(0, 1), factor=1):
+    """004's threshold by its definition: the root of R_b(s) = 1 (brentq), ĉ the Laplace NBC's class."""
+    n = np.array([p["n_c"], p["n_not"]], float) * factor
+    counts = np.array([[p["counts_c"][j], p["counts_not"][j]] for j in features], float) * factor
+    scores = [np.log((n[c] + 1) / (n.sum() + 2)) + np.log((counts[:, c] + 1) / (n[c] + 2)).sum() for c in (0, 1)]
+    top, b = (0, 1) if scores[0] > scores[1] else (1, 0)
+
+    def log_r(s):
+        out = np.log((n[top] + 1) / (n[b] + 1 + s))
+        for j in range(len(features)):
+            out += np.log((counts[j, top] + 1) * (n[b] + 2 + s) / ((n[top] + 2 + s) * (counts[j, b] + 1 + s)))
+        return out
+
+    return brentq(log_r, 0.0, 1e7, xtol=1e-12)
+
+
+def _scaled_word(p):
+    from app_support.lessons import lesson_selection as l6
+    return _compare(laplace_threshold(p), laplace_threshold(p, factor=p["factor2"]), l6.MORE)
+
+
+def _which_word(p):
+    from app_support.lessons import lesson_selection as l6
+    return l6.WHICH[0] if laplace_threshold(p, (0,)) > laplace_threshold(p) else l6.WHICH[1]
+
+
+def _above_word(p):
+    from app_support.lessons import lesson_selection as l6
+    return l6.ABOVE[0] if laplace_threshold(p) > 1 else l6.ABOVE[1]
+
+
+SOLVERS.update({
+    "ensembles.aode.weight": lambda p: 1 / _aode_models(p["n"])[2].shape[1],
+    "ensembles.bma.concentration": _bma_word,
+    "ensembles.compression.spread": _comp_word,
+    "ensembles.credal.epsilon": _eps_word,
+    "selection.threshold.size": _above_word,
+    "selection.threshold.more-data": _scaled_word,
+    "selection.which-robust": _which_word,
+})
