@@ -199,8 +199,9 @@ def test_url_round_trip():
 
 
 def test_page_in_the_app_navigation():
-    if "intervals_vs_n" not in Path(APP).read_text():
-        pytest.skip("app.py does not list the page yet")
+    from app_support.registry import page, pages
+
+    assert page("intervals_vs_n") in pages()          # app.py's navigation lists the registry's pages
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
     at.switch_page("pages/intervals_vs_n.py").run()
