@@ -143,9 +143,10 @@ def _one(text: str, extra: list[str]) -> ClassifierSpec:
         given[key] = _value(key, value, settable[key], text)
     spec = alias.spec(given)
     model = spec.make()
-    if hasattr(model, "_validate_params"):
+    check = getattr(model, "check_parameters", None) or getattr(model, "_validate_params", None)
+    if check is not None:                     # the estimator's own parameter checks, before any work
         try:
-            model._validate_params()
+            check()
         except (ValueError, TypeError) as problem:
             raise ValueError(f"{text}: {problem}") from None
     return spec
