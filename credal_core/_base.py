@@ -238,11 +238,13 @@ class CategoricalClassifier(ClassifierMixin, BaseEstimator):
                              "classifier needs at least two classes")
         return self._set_tables(tables, codes, y_codes)
 
-    def _set_tables(self, tables: CountTables, codes=None, y_codes=None):
-        """Adopt ``tables`` (warning about features missing everywhere), set the fitted attributes,
-        then :meth:`_fit_tables`; if that raises, the estimator is left unfitted."""
+    def _set_tables(self, tables: CountTables, codes=None, y_codes=None, *, warn: bool = True, **shared):
+        """Adopt ``tables`` (warning about features missing everywhere, unless ``warn`` is false),
+        set the fitted attributes, then :meth:`_fit_tables` (``shared``: precomputed state a
+        family's own sharing method hands to its hook, e.g. ``spodes=``); if that raises, the
+        estimator is left unfitted."""
         absent = tables.absent_features()
-        if absent.any():
+        if warn and absent.any():
             names = [str(n) for n in tables.feature_names[absent]]
             warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
                           "information and are left out of every prediction", UserWarning, stacklevel=3)
@@ -256,7 +258,7 @@ class CategoricalClassifier(ClassifierMixin, BaseEstimator):
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
         try:
-            self._fit_tables(tables, codes, y_codes)
+            self._fit_tables(tables, codes, y_codes, **shared)
         except BaseException:
             for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("_")]:
                 delattr(self, name)

@@ -14,75 +14,41 @@ values are summed out inside each SPODE (see :mod:`credal_core.aode._spode`).
 """
 from __future__ import annotations
 
-import hashlib
-import threading
-import warnings
-from collections import OrderedDict
+from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import Interval
 
-from .._base import check_number, natural_dtype
-from ..data.counts import CountTables, check_categories_policy
+from .._base import CATEGORIES_CONSTRAINT, CategoricalClassifier
 from . import _kernels
-from ._spode import SpodeTables, log_normalise, log_weighted_mean, table_bytes
+from ._spode import SpodeTables, check_table_bytes, log_normalise, log_weighted_mean
 
-__all__ = ["SpodeEnsemble", "shared_spode_tables"]
+__all__ = ["SpodeEnsemble"]
 
 # Cells (instances x SPODEs x classes) per predict block: the (C, k, rows) work arrays of one block
 # stay in cache (2 MiB each); larger blocks measured up to 1.5x slower, memory-bound.
 _PREDICT_CELLS = 2 ** 18
 
-# Models of the family fitted on the same rows (the compare page fits five per fold) share one
-# SpodeTables and one set of in-sample log-likelihoods: a few small entries, keyed by a digest of
-# the codes, labels and estimator; tables above _SHARE_MAX_BYTES are never kept.
-_SHARED: OrderedDict = OrderedDict()
-_SHARED_ENTRIES = 2
-_SHARE_MAX_BYTES = 32 * 2 ** 20
-_SHARED_LOCK = threading.Lock()
 
+class SpodeEnsemble(CategoricalClassifier):
+    """Base of the AODE family: the SPODE tables; subclasses choose the weights.
 
-def shared_spode_tables(codes, y_codes, n_classes, n_values, estimator, m, with_likelihoods):
-    """(SpodeTables, in-sample log-likelihoods LL_j (k,) or None) for these data, computed once and
-    shared."""
-    entry = key = None
-    if _SHARED_ENTRIES > 0:         # sharing on: look the data up (a digest of every code)
-        key = hashlib.blake2b(repr((codes.shape, codes.dtype.str, n_classes, list(map(int, n_values)),
-                                    estimator, float(m))).encode()
-                              + np.ascontiguousarray(codes.T).tobytes() + y_codes.tobytes(),
-                              digest_size=20).digest()
-        with _SHARED_LOCK:
-            entry = _SHARED.get(key)
-            if entry is not None:
-                _SHARED.move_to_end(key)
-    if entry is None:
-        entry = [SpodeTables(codes, y_codes, n_classes, n_values, estimator=estimator, m=m), None]
-        if key is not None and table_bytes(n_classes, n_values) <= _SHARE_MAX_BYTES:
-            with _SHARED_LOCK:
-                _SHARED[key] = entry
-                while len(_SHARED) > _SHARED_ENTRIES:
-                    _SHARED.popitem(last=False)
-    if not with_likelihoods:
-        return entry[0], None
-    if entry[1] is None:
-        entry[1] = entry[0].training_log_likelihoods(codes, y_codes)
-    return entry[0], entry[1].copy()
+    A :class:`~credal_core._base.CategoricalClassifier` that needs the training rows
+    (``_needs_training_codes``): ``fit`` counts the pairs of values into :class:`SpodeTables` and
+    computes the in-sample conditional log-likelihoods :math:`LL_j` of the SPODEs when
+    ``_needs_training_posteriors``.  Subclasses implement ``_fit_weights(log_likelihoods)`` (the
+    :math:`LL_j`, or None) and set ``weights_`` (k,).
 
-
-class SpodeEnsemble(ClassifierMixin, BaseEstimator):
-    """Base of the AODE family: fit learns the SPODE tables; subclasses choose the weights.
-
-    Subclasses implement ``_fit_weights(log_likelihoods)`` (called at fit time with the in-sample
-    conditional log-likelihoods :math:`LL_j` of the SPODEs, or None when ``_needs_training_posteriors``
-    is false) and set ``weights_`` (k,).
+    **Sharing tables.**  Estimators fitted on the same rows with the same ``estimator``, ``m`` and
+    ``categories`` can share one set of tables: ``tables = SpodeTables.from_data(X, y, ...)`` once
+    (or a fitted model's ``spodes_``), then ``model.fit_spodes(tables)`` for each — the same fitted
+    state as ``fit(X, y)``, without counting again.
     """
 
+    _needs_training_codes = True
     _needs_training_posteriors = True
-
-    def _validate_params(self):
-        check_number("max_table_bytes", self.max_table_bytes, 0.0, low_open=True)
-        check_categories_policy(getattr(self, "categories", "seen"))
+    _parameter_constraints = {"max_table_bytes": [Interval(Real, 0, None, closed="neither")],
+                              "categories": CATEGORIES_CONSTRAINT}
 
     # hooks with the defaults of the paper's form (AODE overrides them)
     def _estimator(self):
@@ -94,60 +60,53 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
     def _frequency_limit(self) -> float:
         return 0.0
 
-    def fit(self, X, y, classes=None):
-        """Learn the SPODE tables and the ensemble weights from categorical ``X`` and labels ``y``.
-
-        Missing values in ``X`` (NaN / None / pandas NA) are missing at random: every table is
-        counted over the rows where its values are present.  ``classes`` declares the class
-        labels: a declared class with no training row stays a class (without it, a pandas
-        Categorical ``y`` declares its categories).  Raises ``ValueError`` on
-        non-categorical ``X``, missing labels, a single class, or tables larger than
-        ``max_table_bytes`` (checked before anything large is allocated).
-        """
-        self._validate_params()
-        tables, codes, y_codes = CountTables.count_and_encode(X, y, classes=classes,
-                                                              categories=getattr(self, "categories", "seen"))
-        if len(tables.classes) < 2:
-            raise ValueError(f"y has only one class ({tables.classes[0]!r}) in "
-                             f"{int(tables.class_counts.sum())} sample(s); a classifier needs at least "
-                             "two classes")
-        n_values = [len(c) for c in tables.categories]
-        need = table_bytes(len(tables.classes), n_values)
-        if need > self.max_table_bytes:
-            raise ValueError(
-                f"the SPODE tables would take {need / 2**20:.1f} MiB (classes × (Σ feature values)², "
-                f"8 bytes each: {len(tables.classes)} × {sum(n_values) + len(n_values)}²), more than "
-                f"max_table_bytes = {self.max_table_bytes / 2**20:.1f} MiB; drop or merge features / "
-                "values, or raise max_table_bytes")
-        self._validate_n_features(tables.n_features)
-        absent = tables.absent_features()
-        if absent.any():
-            names = [str(n) for n in tables.feature_names[absent]]
-            warnings.warn(f"feature(s) {names} are missing in every training row: they carry no "
-                          "information and are left out of every prediction", UserWarning, stacklevel=2)
+    def spode_settings(self) -> tuple:
+        """What the SPODE tables depend on: ``(estimator, m, categories)``; estimators with equal
+        settings fitted on the same rows can share tables (:meth:`fit_spodes`)."""
         estimator, m = self._estimator()
-        self.spodes_, log_lik = shared_spode_tables(codes, y_codes, len(tables.classes), n_values, estimator,
-                                                     m, self._needs_training_posteriors)
-        self.tables_ = tables
-        self.classes_ = natural_dtype(tables.classes)
-        self.n_features_in_ = tables.n_features
-        self.class_count_ = tables.class_counts
-        if not all(isinstance(c, (int, np.integer)) for c in tables.feature_names):
-            self.feature_names_in_ = tables.feature_names.astype(str)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self._fit_weights(log_lik)
-        return self
+        return estimator, float(m), repr(self._categories_policy())
+
+    def fit_spodes(self, tables: SpodeTables):
+        """Adopt SPODE tables learned once (:meth:`SpodeTables.from_data`, or another model's
+        ``spodes_``) instead of counting data: the fitted state equals ``fit`` on the same rows.
+
+        ValueError if the tables were learned with another estimator / ``m``, lack the in-sample
+        log-likelihoods this model's weights need, hold fewer than two classes, or exceed
+        ``max_table_bytes``.
+        """
+        self.check_parameters()
+        estimator, m = self._estimator()
+        if tables.counts is None:
+            raise ValueError("these SPODE tables carry no count tables: build them with "
+                             "SpodeTables.from_data (or take a fitted model's spodes_)")
+        if (tables.estimator, tables.m) != (estimator, float(m)):
+            raise ValueError(f"the SPODE tables were learned with estimator={tables.estimator!r}, "
+                             f"m={tables.m:g}; {type(self).__name__} uses estimator={estimator!r}, m={m:g}")
+        if self._needs_training_posteriors and tables.log_likelihoods is None:
+            raise ValueError(f"{type(self).__name__} weighs SPODEs by their in-sample log-likelihoods: "
+                             "build the tables with SpodeTables.from_data(..., log_likelihoods=True)")
+        if len(tables.counts.classes) < 2:
+            raise ValueError("the SPODE tables hold fewer than two classes; a classifier needs two")
+        return self._set_tables(tables.counts, spodes=tables)
+
+    def _fit_tables(self, tables, codes=None, y_codes=None, spodes=None):
+        n_values = [len(c) for c in tables.categories]
+        check_table_bytes(len(tables.classes), n_values, self.max_table_bytes)
+        self._validate_n_features(tables.n_features)
+        if spodes is None:
+            estimator, m = self._estimator()
+            spodes = SpodeTables.from_counts(tables, codes, y_codes, estimator=estimator, m=m,
+                                             log_likelihoods=self._needs_training_posteriors,
+                                             max_table_bytes=self.max_table_bytes)
+        self.spodes_ = spodes
+        log_lik = None if spodes.log_likelihoods is None else spodes.log_likelihoods.copy()
+        self._fit_weights(log_lik if self._needs_training_posteriors else None)
 
     def _validate_n_features(self, k: int):
         """Hook: refuse a number of SPODEs the method cannot handle (e.g. k ε > 1)."""
 
     def _fit_weights(self, log_likelihoods):
         raise NotImplementedError
-
-    def _encode(self, X) -> np.ndarray:
-        check_is_fitted(self, "spodes_")
-        return self.tables_.encode(X, who=type(self).__name__)
 
     def _usable(self, codes) -> np.ndarray:
         """Bool (n, k): the SPODEs each instance can evaluate (parent present, frequent enough)."""
@@ -217,22 +176,10 @@ class SpodeEnsemble(ClassifierMixin, BaseEstimator):
             out[start:start + rows] = log_normalise(pooled, axis=0).T
         return out
 
-    def predict_proba(self, X) -> np.ndarray:
-        """Posterior class probabilities (n, C) in ``classes_`` order: the weighted pool of SPODEs."""
-        return np.exp(self._log_pooled(self._encode(X)))
+    # --- the base's predict path: the pool is already normalised --------------------------------
+    def _log_proba(self, codes) -> np.ndarray:
+        return self._log_pooled(codes)
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log of :meth:`predict_proba`."""
-        return self._log_pooled(self._encode(X))
-
-    def predict(self, X) -> np.ndarray:
-        """Most probable class (ties: the first in ``classes_`` order)."""
-        best = np.argmax(self._log_pooled(self._encode(X)), axis=1)     # NotFittedError first
-        return self.classes_[best]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True      # missing values are missing at random
-        return tags
+    def _joint_log_likelihood(self, codes) -> np.ndarray:
+        """The log pool (C, n): normalised, so a joint up to each instance's constant."""
+        return self._log_pooled(codes).T

@@ -51,25 +51,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._compiled import numba_enabled
-from ..data.counts import MISSING
+from ..data.counts import MISSING, CountTables
+from ..data.pairs import pair_counts, slot_offsets
 from . import _kernels
 
-__all__ = ["SpodeTables", "DEFAULT_MAX_TABLE_BYTES", "ESTIMATORS", "table_bytes", "log_normalise",
-           "log_weighted_mean", "conditional_log_likelihoods", "null_log_likelihood"]
+__all__ = ["SpodeTables", "DEFAULT_MAX_TABLE_BYTES", "ESTIMATORS", "table_bytes", "check_table_bytes",
+           "log_normalise", "log_weighted_mean", "conditional_log_likelihoods", "null_log_likelihood"]
 
 DEFAULT_MAX_TABLE_BYTES = 512 * 2 ** 20
 ESTIMATORS = ("paper", "laplace", "m-estimate")
 
-# Cells per counting chunk: bounds the work arrays (a few times 8 bytes x 2**20 = 8 MiB each)
-# whatever n is, so that a fit's peak memory is the log table plus O(_CHUNK_CELLS) (see table_bytes).
-_CHUNK_CELLS = 2 ** 20
 # Cells (instances x k²) per prediction gather block: index and gathered arrays of 2 MiB each stay in
 # cache (measured on nursery's 8 and the synthetic 20 features: 2**18 fastest, 2**16 and 2**19
 # 1.2x slower, 2**20 1.3-1.7x).
 _GATHER_CELLS = 2 ** 18
-# Tables up to this size are mirrored (pair counts j > l from j < l) with one temporary copy; larger
-# ones block by block, with no table-sized temporary.
-_SMALL_TABLE_BYTES = 64 * 2 ** 20
 
 
 def table_bytes(n_classes: int, n_values) -> int:
@@ -84,6 +79,18 @@ def table_bytes(n_classes: int, n_values) -> int:
     """
     width = int(np.sum(np.asarray(n_values, dtype=np.int64) + 1))
     return 8 * int(n_classes) * width * width
+
+
+def check_table_bytes(n_classes: int, n_values, limit: float) -> None:
+    """ValueError if the SPODE tables of these class / value counts would exceed ``limit`` bytes."""
+    n_values = [int(v) for v in n_values]
+    need = table_bytes(n_classes, n_values)
+    if need > limit:
+        raise ValueError(
+            f"the SPODE tables would take {need / 2**20:.1f} MiB (classes × (Σ feature values)², "
+            f"8 bytes each: {n_classes} × {sum(n_values) + len(n_values)}²), more than "
+            f"max_table_bytes = {limit / 2**20:.1f} MiB; drop or merge features / "
+            "values, or raise max_table_bytes")
 
 
 def log_normalise(log_values: np.ndarray, axis: int) -> np.ndarray:
@@ -122,6 +129,11 @@ class SpodeTables:
 
     Attributes
     ----------
+    estimator, m : the estimator the tables were learned with.
+    counts : CountTables or None — the single counts they were learned with (set by
+        :meth:`from_data`; what an estimator adopting them encodes with).
+    log_likelihoods : ndarray (k,) or None — the in-sample :math:`LL_j`
+        (:meth:`training_log_likelihoods`) when computed at learning time (BMA / COMP weights).
     log_table : ndarray (C, W*W) — T (see the module docstring).
     class_counts : ndarray (C,) — n_c over every row.
     parent_frequency : ndarray (W,) — training rows holding each value (Weka's frequency limit).
@@ -134,10 +146,12 @@ class SpodeTables:
         n_values = np.asarray(n_values, dtype=np.int64)
         widths = n_values + 1                               # + one slot for unseen values
         self.n_classes, self.n_values = C, _ = int(n_classes), n_values
-        self.offsets = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+        self.estimator, self.m = estimator, float(m)
+        self.counts, self.log_likelihoods = None, None
+        self.offsets = slot_offsets(n_values)
         self.width = W = int(widths.sum())
         y_codes = np.asarray(y_codes, dtype=np.int64)
-        counts = self._pair_counts(codes, y_codes)          # (C, W, W): the fit's only table-sized array
+        counts = pair_counts(codes, y_codes, C, n_values)   # (C, W, W): the fit's only table-sized array
         card = np.maximum(n_values, 1).astype(float)        # a feature never present has no values
         slot_card = np.repeat(card, widths)                 # |A_l| for every slot q of feature l
         alpha = {"paper": 1.0 / card, "laplace": np.ones_like(card), "m-estimate": m / card}[estimator]
@@ -171,47 +185,35 @@ class SpodeTables:
         self.nb_log_prior = np.log(n_c + prior_mass) - np.log(n + C * prior_mass)
         self.nb_log_cond = np.log(n_cp + slot_alpha[None, :]) - np.log(n_slot + slot_card * slot_alpha)
 
-    def _pair_counts(self, codes, y_codes) -> np.ndarray:
-        """n(c, p, q) over the rows where both slots' features are present.
+    @classmethod
+    def from_data(cls, X, y, *, classes=None, categories="seen", estimator: str = "paper", m: float = 1.0,
+                  log_likelihoods: bool = True, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES):
+        """Count categorical ``X`` against ``y`` once, for several estimators of the family to share.
 
-        The table is symmetric in (p, q), so only the pairs of features j < l are counted, parent
-        block by block, each parent's children in one ``bincount`` per row chunk into that
-        parent's slab; the mirror image and the diagonal n(c, p, p) (rows with value p) are added
-        after.  Work arrays stay O(_CHUNK_CELLS + slab); integer counts add exactly, in any order.
-        Feature-major work arrays (k, rows): numpy's elementwise loops are slow along a short last
-        axis.
+        What ``fit`` of an AODE-family estimator learns before its weights; adopt the result with
+        its ``fit_spodes(tables)`` (estimators with the same ``estimator``, ``m`` and
+        ``categories``).  ``classes`` and ``categories`` as in ``fit``; ``log_likelihoods``: also
+        compute the in-sample :math:`LL_j` that BMA / COMP weights need.  ValueError for tables
+        above ``max_table_bytes`` (before anything large is allocated).
         """
-        C, W = self.n_classes, self.width
-        n, k = codes.shape
-        idx = np.ascontiguousarray(codes.T) + self.offsets[:, None]
-        idx[idx < self.offsets[:, None]] = -1                               # missing -> -1
-        counts = np.zeros((C, W, W))
-        widths = (self.n_values + 1).tolist()
-        diag = np.zeros(C * W, dtype=np.int64)
-        compiled = numba_enabled()
-        if compiled:                     # the same integer counts, row by row
-            diag = np.zeros((C, W))
-            _kernels.pair_counts(idx, y_codes, counts, diag)
-        step = max(1, _CHUNK_CELLS // max(1, k * (k - 1) // 2, k))
-        for start in range(0, 0 if compiled else n, step):
-            block, yb = idx[:, start:start + step], y_codes[start:start + step]
-            complete = bool(block.size == 0 or block.min() >= 0)
-            cells = yb * W + block                                          # (k, b): n(c, p)
-            diag += np.bincount(cells.ravel() if complete else cells[block >= 0], minlength=C * W)
-            for j, (off, w) in enumerate(zip(self.offsets[:-1].tolist(), widths[:-1])):
-                base = (yb * w + block[j] - off) * W                        # (b,) slab row start
-                cells = base + block[j + 1:]                                # (k - j - 1, b)
-                if not complete:
-                    cells = cells[(block[j] >= 0) & (block[j + 1:] >= 0)]
-                counts[:, off:off + w, :] += np.bincount(cells.ravel(), minlength=C * w * W).reshape(C, w, W)
-        if 8 * C * W * W <= _SMALL_TABLE_BYTES:
-            counts += counts.transpose(0, 2, 1)          # a temporary copy of a small table
-        else:                                            # block by block: no table-sized temporary
-            for j, (oj, wj) in enumerate(zip(self.offsets.tolist(), widths)):
-                for ol, wl in zip(self.offsets[j + 1:].tolist(), widths[j + 1:]):
-                    counts[:, ol:ol + wl, oj:oj + wj] = counts[:, oj:oj + wj, ol:ol + wl].transpose(0, 2, 1)
-        counts.reshape(C, W * W)[:, ::W + 1] = diag.reshape(C, W)
-        return counts
+        if estimator not in ESTIMATORS:
+            raise ValueError(f"estimator must be one of {ESTIMATORS}; got {estimator!r}")
+        counts, codes, y_codes = CountTables.count_and_encode(X, y, classes=classes, categories=categories)
+        return cls.from_counts(counts, codes, y_codes, estimator=estimator, m=m,
+                               log_likelihoods=log_likelihoods, max_table_bytes=max_table_bytes)
+
+    @classmethod
+    def from_counts(cls, counts: CountTables, codes, y_codes, *, estimator: str = "paper", m: float = 1.0,
+                    log_likelihoods: bool = True, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES):
+        """:meth:`from_data` from the single counts and the training rows' codes already made
+        (:meth:`CountTables.count_and_encode`)."""
+        n_values = [len(c) for c in counts.categories]
+        check_table_bytes(len(counts.classes), n_values, max_table_bytes)
+        tables = cls(codes, y_codes, len(counts.classes), n_values, estimator=estimator, m=m)
+        tables.counts = counts
+        if log_likelihoods:
+            tables.log_likelihoods = tables.training_log_likelihoods(codes, y_codes)
+        return tables
 
     def slots(self, codes: np.ndarray) -> np.ndarray:
         """Slot index of every code: unseen (-1) -> the feature's last slot, MISSING -> -1."""

@@ -1,9 +1,11 @@
 """AODE: every SPODE with weight 1/k, posteriors or joints averaged (Webb et al. 2005; paper 001 §2.1)."""
 from __future__ import annotations
 
-import numpy as np
+from numbers import Real
 
-from .._checks import check_number
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
 from ._ensemble import SpodeEnsemble
 from ._spode import DEFAULT_MAX_TABLE_BYTES, ESTIMATORS
 
@@ -63,6 +65,11 @@ class AODE(SpodeEnsemble):
     """
 
     _needs_training_posteriors = False
+    _parameter_constraints = {**SpodeEnsemble._parameter_constraints,
+                              "combine": [StrOptions({"posterior", "joint"})],
+                              "estimator": [StrOptions(set(ESTIMATORS))],
+                              "m": [Interval(Real, 0, None, closed="neither")],
+                              "frequency_limit": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, *, combine: str = "posterior", estimator: str = "paper", m: float = 1.0,
                  frequency_limit: float = 0, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
@@ -73,15 +80,6 @@ class AODE(SpodeEnsemble):
         self.frequency_limit = frequency_limit
         self.max_table_bytes = max_table_bytes
         self.categories = categories
-
-    def _validate_params(self):
-        super()._validate_params()
-        if self.combine not in ("posterior", "joint"):
-            raise ValueError(f"combine must be 'posterior' or 'joint'; got {self.combine!r}")
-        if self.estimator not in ESTIMATORS:
-            raise ValueError(f"estimator must be one of {ESTIMATORS}; got {self.estimator!r}")
-        check_number("m", self.m, 0.0, low_open=True)
-        check_number("frequency_limit", self.frequency_limit, 0.0)
 
     def _estimator(self):
         return self.estimator, float(self.m)

@@ -1,7 +1,10 @@
 """COMP-AODE: SPODEs weighted by compression coefficients (paper 001 §2.4, Boullé 2007)."""
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ._ensemble import SpodeEnsemble
 from ._spode import DEFAULT_MAX_TABLE_BYTES, null_log_likelihood
@@ -90,19 +93,15 @@ class CompAODE(SpodeEnsemble):
     array([0.518, 0.482])
     """
 
+    # epsilon: the prior probability of the null model
+    _parameter_constraints = {**SpodeEnsemble._parameter_constraints,
+                              "epsilon": [Interval(Real, 0, 1, closed="neither")]}
+
     def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
                  categories="seen"):
         self.epsilon = epsilon
         self.max_table_bytes = max_table_bytes
         self.categories = categories
-
-    def _validate_params(self):
-        super()._validate_params()
-        is_real = isinstance(self.epsilon, (int, float, np.integer, np.floating)) and not isinstance(
-            self.epsilon, bool)
-        if not is_real or not 0.0 < self.epsilon < 1.0:     # NaN fails the comparison too
-            raise ValueError("epsilon must be a number in the open interval (0, 1) (it is the prior "
-                             f"probability of the null model); got {self.epsilon!r}")
 
     def _fit_weights(self, log_likelihoods):
         eps = float(self.epsilon)

@@ -1,9 +1,14 @@
 """BMA-AODE* and COMP-AODE*: the credal versions of BMA-AODE and COMP-AODE (paper 001 §2.3, §2.5)."""
 from __future__ import annotations
 
-import numpy as np
+from numbers import Real
 
-from .._base import CredalClassifierMixin, check_number
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
+
+from .._base import CredalClassifierMixin
 from . import _kernels
 from ._dominance import REL_TIE, bma_dominance, comp_dominance
 from ._spode import DEFAULT_MAX_TABLE_BYTES
@@ -29,12 +34,25 @@ def _kept_posteriors(spodes, codes, keep) -> np.ndarray:
     return np.ascontiguousarray((shifted / total).transpose(2, 0, 1))
 
 
+class _WithEpsilon:
+    def with_epsilon(self, epsilon: float):
+        """A copy of this fitted model with another ``epsilon``, its SPODE tables shared (no recount).
+
+        Equal to a fresh ``fit`` on the same rows with ``epsilon`` (same weights, intervals,
+        dominance and sets), at the cost of the weights alone: what a slider over ε needs.  The
+        copy shares ``spodes_`` and ``tables_`` with this model (never mutate them).  ValueError for
+        an ``epsilon`` the credal set cannot take, as ``fit`` raises.
+        """
+        check_is_fitted(self, "spodes_")
+        return clone(self).set_params(epsilon=epsilon).fit_spodes(self.spodes_)
+
+
 def _chunked(n, n_classes, k):
     step = max(1, _CHUNK_CELLS // max(1, n_classes * n_classes * k))
     return [slice(s, s + step) for s in range(0, n, step)]
 
 
-class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
+class CredalBMAAODE(_WithEpsilon, CredalClassifierMixin, BMAAODE):
     r"""BMA-AODE*: BMA-AODE under the prior credal set of eq. 4 over the kept SPODEs.
 
     .. math:: \mathcal P(S) = \{P(S) : P(s_j) \ge \epsilon,\ \textstyle\sum_{j\in K} P(s_j) = 1\}
@@ -68,15 +86,14 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
     array([[ True, False]])
     """
 
+    _parameter_constraints = {**BMAAODE._parameter_constraints,
+                              "epsilon": [Interval(Real, 0, 1, closed="both")]}
+
     def __init__(self, *, epsilon: float = 0.01, max_table_bytes: float = DEFAULT_MAX_TABLE_BYTES,
                  categories="seen"):
         self.epsilon = epsilon
         self.max_table_bytes = max_table_bytes
         self.categories = categories
-
-    def _validate_params(self):
-        super()._validate_params()
-        check_number("epsilon", self.epsilon, 0.0, 1.0)
 
     def _fit_weights(self, log_likelihoods):
         super()._fit_weights(log_likelihoods)
@@ -104,7 +121,7 @@ class CredalBMAAODE(CredalClassifierMixin, BMAAODE):
         return out
 
 
-class CredalCompAODE(CredalClassifierMixin, CompAODE):
+class CredalCompAODE(_WithEpsilon, CredalClassifierMixin, CompAODE):
     r"""COMP-AODE*: COMP-AODE under the prior credal set of eq. 9 (null model fixed at ε).
 
     .. math:: \mathcal P_c(S) = \{P(S) : P(s_0) = \epsilon,\ P(s_j) \ge \epsilon,\

@@ -106,14 +106,34 @@ def _expand(sets: np.ndarray, have: np.ndarray, classes: np.ndarray) -> np.ndarr
     return out
 
 
-def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes, ncc_params=None) -> dict:
+def _fit(model, X_train, y_train, classes, shared: dict):
+    """``model.fit``; the AODE family's estimators with equal settings share one set of SPODE tables
+    per fold (``shared``, keyed by :meth:`SpodeEnsemble.spode_settings`): counted once, adopted by
+    each with ``fit_spodes`` — the same fitted state as ``fit``."""
+    if not hasattr(model, "fit_spodes"):
+        return model.fit(X_train, y_train, classes=classes)
+    from ..aode import SpodeTables
+
+    model.check_parameters()                   # the model's own refusals first, as in fit
+    key = model.spode_settings()
+    tables = shared.get(key)
+    if tables is None:
+        estimator, m, _ = key
+        tables = SpodeTables.from_data(X_train, y_train, classes=classes, categories=model.categories,
+                                       estimator=estimator, m=m, max_table_bytes=model.max_table_bytes)
+        shared[key] = tables
+    return model.fit_spodes(tables)
+
+
+def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes, ncc_params=None,
+           shared: dict | None = None) -> dict:
     model = spec.make()
     if ncc_params and spec.estimator == "NCC":
         model.set_params(**ncc_params)         # the conservative (NCC2) treatment of non-MAR columns
     start = time.perf_counter()
     # every class of the data set is declared, including one absent from this training fold: |C| is
     # the data set's, whichever fold (JNCC2's convention for declared classes)
-    model.fit(X_train, y_train, classes=classes)
+    _fit(model, X_train, y_train, classes, {} if shared is None else shared)
     have = np.asarray(model.classes_).astype(str)
     labels = np.asarray(model.predict(X_test)).astype(str)
     row = {"accuracy": float(np.mean(labels == y_test)), "brier": np.nan}
@@ -142,10 +162,11 @@ def run_fold(task: FoldTask) -> list[dict]:
     X_train = prep.fit_transform(data.frame.iloc[split.train], y[split.train])
     X_test = prep.transform(data.frame.iloc[split.test])
     rows = []
+    shared: dict = {}                          # the fold's SPODE tables, shared by the AODE family
     for spec in settings.specs:
         try:
             scores = _score(spec, X_train, y[split.train], X_test, y[split.test], data.classes,
-                            prep.ncc_params())
+                            prep.ncc_params(), shared)
             error = ""
         except ValueError as problem:          # e.g. a classifier refusing this fold's data
             scores = {k: np.nan for k in COMPARISON_INDICATORS}

@@ -183,7 +183,7 @@ def test_epsilon_too_large_for_the_credal_sets():
     with pytest.raises(ValueError, match="epsilon"):
         CredalBMAAODE(epsilon=-0.1).fit(X, y)
     for bad in (1.0, 0.0, True, float("nan"), "0.1"):
-        with pytest.raises(ValueError, match=r"open interval \(0, 1\)"):
+        with pytest.raises(ValueError, match=r"epsilon must be a float in the range \(0\.0, 1\.0\)"):
             CompAODE(epsilon=bad).fit(X, y)
     assert CompAODE(epsilon=0.2).fit(X, y).compression_interval_ is None
 
@@ -204,18 +204,16 @@ def test_precise_label_is_in_the_credal_set_on_real_data():
 
 @pytest.mark.parametrize("holes", [False, True])
 def test_chunked_counting_and_gathering_equal_one_pass(monkeypatch, holes):
-    from collections import OrderedDict
-
-    from credal_core.aode import _ensemble, _spode
+    from credal_core.aode import _spode
+    from credal_core.data import pairs
     rng = np.random.default_rng(11)
     X, y = random_data(rng, n=60, k=4, n_classes=3)
     if holes:                                                 # missing cells: the masked paths
         X = [[None if rng.random() < 0.2 else v for v in row] for row in X]
     whole = CompAODE().fit(X, y)
-    monkeypatch.setattr(_ensemble, "_SHARED", OrderedDict())   # recount, not the shared tables
-    monkeypatch.setattr(_spode, "_CHUNK_CELLS", 7)            # many tiny chunks
+    monkeypatch.setattr(pairs, "_CHUNK_CELLS", 7)             # many tiny chunks
     monkeypatch.setattr(_spode, "_GATHER_CELLS", 40)          # prediction blocks of 2 rows
-    monkeypatch.setattr(_spode, "_SMALL_TABLE_BYTES", 0)      # pair counts mirrored block by block
+    monkeypatch.setattr(pairs, "_SMALL_TABLE_BYTES", 0)       # pair counts mirrored block by block
     chunked = CompAODE().fit(X, y)
     assert chunked.spodes_ is not whole.spodes_
     np.testing.assert_array_equal(chunked.spodes_.log_table, whole.spodes_.log_table)

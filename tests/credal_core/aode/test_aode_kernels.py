@@ -13,9 +13,10 @@ import pytest
 
 from credal_core._base import maximal_set
 from credal_core._compiled import numba_enabled
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, _ensemble, _kernels
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, _kernels
 from credal_core.aode._dominance import REL_TIE, bma_dominance, comp_dominance
 from credal_core.aode._spode import SpodeTables
+from credal_core.data.pairs import pair_counts
 
 MODELS = [
     ("AODE", lambda: AODE()),
@@ -27,12 +28,6 @@ MODELS = [
     ("BMA-AODE*", lambda: CredalBMAAODE(epsilon=0.05)),
     ("COMP-AODE*", lambda: CredalCompAODE(epsilon=0.05)),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _no_sharing(monkeypatch):
-    # fits on the same rows share tables and log-likelihoods: each path must compute its own
-    monkeypatch.setattr(_ensemble, "_SHARED_ENTRIES", 0)
 
 
 def _need_numba(monkeypatch):
@@ -234,12 +229,12 @@ def test_kernels_equal_the_numpy_functions(monkeypatch, seed):
     estimator = ("paper", "laplace", "m-estimate")[seed % 3]
     monkeypatch.setenv("CREDAL_NUMBA", "0")
     ref = SpodeTables(codes, y, n_classes, n_values, estimator=estimator, m=1.5)
-    counts_numpy = ref._pair_counts(codes, y)
+    counts_numpy = pair_counts(codes, y, n_classes, n_values)
     joints_numpy = ref.log_joint_ckn(test)
     ll_numpy = ref.training_log_likelihoods(codes, y)
     monkeypatch.setenv("CREDAL_NUMBA", "1")
     tables = SpodeTables(codes, y, n_classes, n_values, estimator=estimator, m=1.5)
-    np.testing.assert_array_equal(tables._pair_counts(codes, y), counts_numpy)
+    np.testing.assert_array_equal(pair_counts(codes, y, n_classes, n_values), counts_numpy)
     np.testing.assert_array_equal(tables.log_table, ref.log_table)
     usable = tables.usable(test)
     np.testing.assert_allclose(tables.log_joint_ckn(test)[:, usable.T], joints_numpy[:, usable.T], rtol=1e-12)

@@ -8,8 +8,9 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE, SpodeTables
 from tests.credal_core.aode import brute_force_aode as bf
 from tests.credal_core.aode.weka_runner import weka_aode_proba_many
 
@@ -154,24 +155,30 @@ def test_declared_classes_and_categories_match_literal_counting():
         frame(test, 3)), rtol=1e-12)
 
 
-def test_models_fitted_on_the_same_rows_share_their_spode_tables(monkeypatch):
-    from collections import OrderedDict
-
-    from credal_core.aode import _ensemble
+def test_models_fitted_on_the_same_rows_share_their_spode_tables_explicitly():
     rng = np.random.default_rng(3)
     X, y, test = data_with_holes(rng, n=30, k=4, n_classes=3)
     X, test = frame(X, 4), frame(test, 4)
-    bma, comp = CredalBMAAODE().fit(X, y), CredalCompAODE().fit(X, y)
-    assert bma.spodes_ is comp.spodes_
-    assert AODE(estimator="laplace").fit(X, y).spodes_ is not bma.spodes_      # another estimator
+    tables = SpodeTables.from_data(X, y)
+    bma, comp = CredalBMAAODE().fit_spodes(tables), CredalCompAODE().fit_spodes(tables)
+    assert bma.spodes_ is comp.spodes_ is tables
+    with pytest.raises(ValueError, match="estimator='paper'"):                # another estimator
+        AODE(estimator="laplace").fit_spodes(tables)
+    with pytest.raises(ValueError, match="log_likelihoods=True"):
+        BMAAODE().fit_spodes(SpodeTables.from_data(X, y, log_likelihoods=False))
     got = bma.predict_set(test), comp.predict_set(test), comp.log_likelihoods_
-    monkeypatch.setattr(_ensemble, "_SHARED", OrderedDict())
-    monkeypatch.setattr(_ensemble, "_SHARED_ENTRIES", 0)                        # nothing kept
     fresh_bma, fresh_comp = CredalBMAAODE().fit(X, y), CredalCompAODE().fit(X, y)
-    assert fresh_bma.spodes_ is not fresh_comp.spodes_
+    assert fresh_bma.spodes_ is not fresh_comp.spodes_                         # nothing shared behind
     np.testing.assert_array_equal(got[0], fresh_bma.predict_set(test))
     np.testing.assert_array_equal(got[1], fresh_comp.predict_set(test))
     np.testing.assert_array_equal(got[2], fresh_comp.log_likelihoods_)
+    for make in (AODE, BMAAODE, CompAODE):
+        np.testing.assert_array_equal(make().fit_spodes(tables).predict_proba(test),
+                                      make().fit(X, y).predict_proba(test))
+    laplace = SpodeTables.from_data(X, y, estimator="laplace", log_likelihoods=False)
+    weka = AODE(combine="joint", estimator="laplace", frequency_limit=1)
+    np.testing.assert_array_equal(weka.fit_spodes(laplace).predict_proba(test),
+                                  clone(weka).fit(X, y).predict_proba(test))
 
 
 def test_a_column_missing_everywhere_is_left_out_with_a_note():
