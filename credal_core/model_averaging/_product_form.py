@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from ..data.counts import Gather
+from ..data.counts import Gather, lookup_sum
 
 __all__ = ["ProductForm"]
 
@@ -83,6 +83,12 @@ class ProductForm:
         beta = g.take([b[None, :] for b in self.log_beta], missing=0.0)[0]  # (m, n)
         return theta, beta
 
+    def factor_tables(self, t: float) -> list:
+        r"""Per feature, the log factor :math:`\log[t\,\theta_{v|c} + (1-t)\,\beta_v]` of every (class,
+        value), (C, |F_j|+1): what an instance's product gathers (a missing value adds 0)."""
+        lt, lf = np.log(t), np.log1p(-t)
+        return [np.logaddexp(lt + th, lf + b[None, :]) for th, b in zip(self.log_theta, self.log_beta)]
+
     def subset_log_posterior(self, t) -> np.ndarray:
         r"""Log posterior probability of each feature's inclusion, :math:`P(j \in g \mid D)` (m,)."""
         t = np.broadcast_to(np.asarray(t, dtype=float), self.log_lik_class.shape)
@@ -100,8 +106,7 @@ def log_factors(theta: np.ndarray, beta: np.ndarray, t) -> np.ndarray:
 
 def log_joint(form: ProductForm, codes: np.ndarray, t: float) -> np.ndarray:
     """BMA's :math:`\\log P(c, \\mathbf x)` (C, n) up to a per-row constant, inclusion prior ``t``."""
-    theta, beta = form.gather(codes)
-    return form.log_prior[:, None] + log_factors(theta, beta, t).sum(axis=1)
+    return form.log_prior[:, None] + lookup_sum(codes, form.factor_tables(t))
 
 
 def log_posterior(form: ProductForm, codes: np.ndarray, t: float) -> np.ndarray:

@@ -10,6 +10,7 @@ from scipy.special import logsumexp
 from sklearn.utils._param_validation import Interval
 
 from .._base import CATEGORIES_CONSTRAINT, TIE, CredalClassifierMixin
+from ..data.counts import lookup_sum
 from ._product_form import log_factors
 from .bma_naive import BMANaive
 
@@ -154,19 +155,18 @@ class CMA(CredalClassifierMixin, BMANaive):
         return 0.5
 
     def _dominance(self, codes):
-        theta, beta = self.form_.gather(codes)
-        lo, hi = float(self.t_min), 1.0 - float(self.t_min)
-        n_classes = theta.shape[0]
-        dom = np.zeros((codes.shape[0], n_classes, n_classes), dtype=bool)
-        f_lo, f_hi = log_factors(theta, beta, lo), log_factors(theta, beta, hi)
+        # per ordered pair (a, b) and feature value, the worse end point's log ratio (on the small
+        # tables), then one gather-sum per pair: the sum over features of the per-feature minima
+        lo = self.form_.factor_tables(float(self.t_min))
+        hi = self.form_.factor_tables(1.0 - float(self.t_min))
+        n_classes = len(self.form_.log_prior)
+        pairs = [(a, b) for a in range(n_classes) for b in range(n_classes) if a != b]
+        first, second = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        tables = [np.minimum(l_[first] - l_[second], h_[first] - h_[second]) for l_, h_ in zip(lo, hi)]
+        worst = lookup_sum(codes, tables)                                        # (pairs, n)
         lp = self.form_.log_prior
-        for a in range(n_classes):
-            for b in range(a + 1, n_classes):
-                d_lo, d_hi = f_lo[a] - f_lo[b], f_hi[a] - f_hi[b]
-                ab = lp[a] - lp[b] + np.minimum(d_lo, d_hi).sum(axis=0)
-                ba = lp[b] - lp[a] - np.maximum(d_lo, d_hi).sum(axis=0)
-                dom[:, a, b] = ab > TIE
-                dom[:, b, a] = ba > TIE
+        dom = np.zeros((codes.shape[0], n_classes, n_classes), dtype=bool)
+        dom[:, first, second] = (lp[first, None] - lp[second, None] + worst > TIE).T
         return dom
 
     def lower_posterior(self, X, target=None) -> np.ndarray:

@@ -12,8 +12,9 @@ the node's rows hold a single class or fewer than two rows; a child receives the
 value, rows missing the split feature stay at the node (they count in its class counts only).  A
 value with no row at the node gets no child (prediction handles it: see the estimators).
 
-The tree is stored flat: ``feature[node]`` (-1 for a leaf), ``first_child[node]`` (children of a node
-are ``first_child + v`` for the values ``v`` of its feature; -1 if no rows), ``counts[node]`` (C,).
+The tree is stored flat: ``feature[node]`` (-1 for a leaf), ``children[node, v]`` (the child for value
+``v`` of the node's feature; -1 if no training row of the node took it), ``counts[node]`` (C,) and
+``depth[node]``; node 0 is the root, ids in breadth-first order.
 """
 from __future__ import annotations
 
@@ -78,56 +79,90 @@ def _entropy(counts, criterion: str, s: float):
 
 def grow_tree(codes: np.ndarray, y: np.ndarray, n_values, n_classes: int, *, criterion: str = "upper",
               s: float = 1.0, min_gain: float = MIN_GAIN) -> Tree:
-    """Grow the tree on ``codes`` (n, m) (``MISSING`` for a missing cell) and classes ``y`` (n,)."""
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    """Grow the tree on ``codes`` (n, m) (``MISSING`` for a missing cell) and classes ``y`` (n,).
+
+    Level by level: the class counts of every (open node, feature, value) of a level come from one
+    ``bincount`` over the rows still descending, and every node's gains from one vectorised call, so
+    the number of numpy calls grows with the depth, not with the number of nodes.  Node ids are in
+    breadth-first order (children in value order)."""
+    codes = np.asarray(codes, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
     n_values = np.asarray(n_values, dtype=np.int64)
     n, m = codes.shape
+    C = int(n_classes)
     width = int(max(n_values.max(initial=0), 1))
     offsets = np.concatenate([[0], np.cumsum(n_values)])
     total = int(offsets[-1])
-    feat_of = np.repeat(np.arange(m), n_values)                # cell -> feature
-    feature, children, counts, depth = [], [], [], []
-    order = np.arange(n)
-    stack = [(0, n, 0, -1, -1)]                                # (start, end, depth, parent, value)
-    while stack:
-        start, end, level, parent, value = stack.pop()
-        node = len(feature)
-        rows = order[start:end]
-        yy = y[rows]
-        cc = np.bincount(yy, minlength=n_classes).astype(float)
-        feature.append(-1)
-        children.append(np.full(width, -1, dtype=np.int64))
-        counts.append(cc)
-        depth.append(level)
-        if parent >= 0:
-            children[parent][value] = node
-        if end - start < 2 or (cc > 0).sum() < 2 or m == 0 or total == 0:
-            continue
-        block = codes[rows]
-        cells = np.where(block >= 0, block + offsets[:-1], total)
-        flat = np.bincount((cells * n_classes + yy[:, None]).ravel(), minlength=(total + 1) * n_classes)
-        table = flat[:total * n_classes].reshape(total, n_classes).astype(float)
-        node_tab = np.zeros((m, n_classes))
-        np.add.at(node_tab, feat_of, table)                    # class counts over present rows, per feature
-        size = table.sum(axis=1)
-        present = node_tab.sum(axis=1)
-        child_h = _entropy(table, criterion, s) * size
-        weighted = np.bincount(feat_of, weights=child_h, minlength=m)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            gain = _entropy(node_tab, criterion, s) - np.where(present > 0, weighted / present, 0.0)
-        gain[present == 0] = -np.inf
-        j = int(np.argmax(gain))
-        if not gain[j] >= min_gain:
-            continue
-        feature[node] = j
-        col = block[:, j]
-        sort = np.argsort(col, kind="stable")                  # MISSING (-2) rows first: they stay
-        order[start:end] = rows[sort]
-        bounds = np.searchsorted(col[sort], np.arange(n_values[j] + 1))
-        for v in range(int(n_values[j]) - 1, -1, -1):          # pushed in reverse: children in value order
-            a, b = start + bounds[v], start + bounds[v + 1]
-            if b > a:
-                stack.append((a, b, level + 1, node, v))
-    return Tree(feature, np.array(children).reshape(-1, width), np.array(counts).reshape(-1, n_classes),
-                depth)
+    member = (np.repeat(np.arange(m), n_values)[None, :] == np.arange(m)[:, None]).astype(float)  # (m, total)
+    cells = np.where(codes >= 0, codes + offsets[:-1], total)                  # (n, m); total: missing
+    feature, children, depth = [np.full(1, -1)], [np.full((1, width), -1)], [np.zeros(1, int)]
+    rows = np.arange(n)                                                         # rows still descending
+    node_of = np.zeros(n, dtype=np.int64)                                       # their nodes (ids)
+    level_nodes = np.zeros(1, dtype=np.int64)
+    next_id, level = 1, 0
+    node_counts = {}
+    while level_nodes.size:
+        local = np.searchsorted(level_nodes, node_of[rows])                     # level_nodes is sorted
+        L = level_nodes.size
+        cc = np.bincount(local * C + y[rows], minlength=L * C).reshape(L, C).astype(float)
+        for k, node in enumerate(level_nodes.tolist()):
+            node_counts[node] = cc[k]
+        open_ = (cc.sum(axis=1) >= 2) & ((cc > 0).sum(axis=1) >= 2) & (m > 0) & (total > 0)
+        if not open_.any():
+            break
+        keep = open_[local]
+        rows, local = rows[keep], local[keep]
+        remap = np.cumsum(open_) - 1
+        local = remap[local]
+        nodes = level_nodes[open_]
+        L = nodes.size
+        key = ((local[:, None] * (total + 1) + cells[rows]) * C + y[rows][:, None]).ravel()
+        flat = np.bincount(key, minlength=L * (total + 1) * C).reshape(L, total + 1, C)
+        table = flat[:, :total, :].astype(float)                                # (L, total, C)
+        node_tab = np.einsum("mt,ltc->lmc", member, table)                      # present rows per feature
+        h_cells = _entropy(table.reshape(-1, C), criterion, s).reshape(L, total)
+        h_nodes = _entropy(node_tab.reshape(-1, C), criterion, s).reshape(L, m)
+        size = table.sum(axis=2)                                                # (L, total)
+        present = node_tab.sum(axis=2)                                          # (L, m)
+        weighted = (h_cells * size) @ member.T                                  # (L, m)
+        safe = np.where(present > 0, present, 1.0)
+        gain = np.where(present > 0, h_nodes - weighted / safe, -np.inf)
+        best = np.argmax(gain, axis=1)
+        split = gain[np.arange(L), best] >= min_gain
+        # children: one per value with rows, ids in (node, value) order
+        first = offsets[best]
+        has = np.zeros((L, width), dtype=bool)
+        for k in np.flatnonzero(split):
+            j = best[k]
+            has[k, :n_values[j]] = size[k, first[k]:first[k] + n_values[j]] > 0
+        child = np.full((L, width), -1, dtype=np.int64)
+        count = int(has.sum())
+        child[has] = np.arange(next_id, next_id + count)
+        feature.append(np.full(count, -1))
+        children.append(np.full((count, width), -1))
+        depth.append(np.full(count, level + 1))
+        split_nodes = nodes[split]
+        _set_split(feature, children, split_nodes, best[split], child[split])
+        next_id += count
+        # rows move to their child; rows of unsplit nodes, or missing the split feature, stop
+        moving = split[local]
+        rows, local = rows[moving], local[moving]
+        v = codes[rows, best[local]]
+        go = v >= 0
+        rows, local, v = rows[go], local[go], v[go]
+        node_of[rows] = child[local, v]
+        level_nodes = np.arange(next_id - count, next_id)
+        level += 1
+    feat = np.concatenate(feature)
+    kids = np.vstack(children)
+    out_counts = np.array([node_counts.get(i, np.zeros(C)) for i in range(len(feat))]).reshape(-1, C)
+    return Tree(feat, kids, out_counts, np.concatenate(depth))
+
+
+def _set_split(feature, children, nodes, best, child):
+    """Record the splits of ``nodes`` (global ids) in the per-level blocks of ``feature`` / ``children``."""
+    starts = np.cumsum([0] + [len(f) for f in feature])
+    for node, j, kids in zip(nodes.tolist(), best.tolist(), child):
+        block = int(np.searchsorted(starts, node, side="right") - 1)
+        feature[block][node - starts[block]] = j
+        children[block][node - starts[block]] = kids

@@ -57,6 +57,15 @@ def random_data(rng, missing):
     return X, y, n_values, int(n_classes)
 
 
+def flat_preorder(tree, node=0):
+    """(feature, depth, counts) of the flat tree's nodes, parent first, children in value order."""
+    out = [(int(tree.feature[node]), int(tree.depth[node]), tuple(tree.counts[node].astype(int)))]
+    for child in tree.children[node]:
+        if child >= 0 and tree.feature[node] >= 0:
+            out.extend(flat_preorder(tree, int(child)))
+    return out
+
+
 def frame(X):
     return pd.DataFrame(np.where(X < 0, np.nan, X), columns=[f"f{j}" for j in range(X.shape[1])])
 
@@ -77,8 +86,7 @@ def test_tree_equals_the_recursive_reference(criterion, missing):
             warnings.simplefilter("ignore")
             model = InfoGainTree(criterion=criterion).fit(frame(X), y, classes=list(range(C)))
         tree = model.tree_
-        got = [(int(f), int(d), tuple(c.astype(int)))
-               for f, d, c in zip(tree.feature, tree.depth, tree.counts)]
+        got = flat_preorder(tree)
         assert got == ref.preorder(want)
         tests = np.column_stack([rng.integers(-1, v + 1, 30) for v in n_values])
         tests = np.where(tests == np.array(n_values), 99, tests)      # 99: a value unseen in training
