@@ -7,8 +7,6 @@ comparison, which runs through the evaluation engine in the server's worker proc
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -25,7 +23,6 @@ from app_support.data import sample_names
 from app_support.jobs import bar_progress, queued_job
 from app_support.url_state import Choice, Number, UrlState
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
-from credal_core.aode.compression import compression_coefficients, compression_interval, normalised_weights
 from credal_core.aode.summary import instance_explanation, spode_table
 from credal_core.experiments.compare import (
     DEFAULT_CLASSIFIERS,
@@ -106,42 +103,27 @@ def training_rows(name: str, n_train: int):
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _fitted_base(name: str, n_train: int) -> tuple[CredalBMAAODE, CredalCompAODE]:
-    """Both models on the chosen rows at ε = EPS_MIN; every other ε is a copy (see :func:`fitted`)."""
-    return _fit(name, n_train, EPS_MIN)
-
-
-def _fit(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
-    """Both models fitted on the chosen rows' own values (their ``fit`` encodes them, as everywhere)."""
+    """Both models fitted on the chosen rows' own values (their ``fit`` encodes them, as everywhere) at
+    ε = EPS_MIN; every other ε is moved from these (see :func:`fitted`)."""
     X, y = cached_sample(name)
     rows = training_rows(name, n_train)
-    return (CredalBMAAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]),
-            CredalCompAODE(epsilon=epsilon).fit(X.iloc[rows], y.iloc[rows]))
+    return (CredalBMAAODE(epsilon=EPS_MIN).fit(X.iloc[rows], y.iloc[rows]),
+            CredalCompAODE(epsilon=EPS_MIN).fit(X.iloc[rows], y.iloc[rows]))
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
 def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, CredalCompAODE]:
     """CredalBMAAODE and CredalCompAODE fitted on the chosen rows (shared: never mutate them).
 
-    ε enters neither the SPODE tables nor LL_j, LL_0 or BMA's weights: another ε is a copy of the
-    models fitted once, with COMP-AODE's ε-dependent attributes computed by the functions its fit
-    uses (001 eqs. 6, 7, 10).  A test compares every attribute with a fresh fit on the whole ε grid.
-    Where ε is too large for the credal sets the models are fitted directly (their error is raised).
+    ε enters neither the SPODE tables nor LL_j, LL_0 or BMA's weights: another ε is the models fitted
+    once, moved to it by their own ``with_epsilon`` (the tables shared, the ε-dependent weights
+    recomputed; equal to a fresh fit, which a test checks on the whole ε grid).  An ε too large for the
+    credal sets raises ``fit``'s ValueError.
     """
     bma0, comp0 = _fitted_base(name, n_train)
     if epsilon == bma0.epsilon:
         return bma0, comp0                       # the base fit itself (shared and read only alike)
-    k, k_kept = comp0.n_features_in_, int(bma0.kept_.sum())
-    if (k + 1) * epsilon > 1.0 or k_kept * epsilon > 1.0:
-        return _fit(name, n_train, epsilon)
-    bma, comp = copy.copy(bma0), copy.copy(comp0)
-    bma.epsilon = comp.epsilon = epsilon
-    ll, ll0 = comp0.log_likelihoods_, comp0.null_log_likelihood_
-    comp.compression_raw_ = compression_coefficients(ll, ll0, epsilon)
-    comp.compression_interval_ = compression_interval(ll, ll0, epsilon)
-    comp.feasible_ = comp.compression_raw_ > 0
-    comp.weights_ = normalised_weights(comp.compression_raw_)
-    comp.credal_feasible_ = comp.compression_interval_[:, 1] > 0
-    return bma, comp
+    return bma0.with_epsilon(epsilon), comp0.with_epsilon(epsilon)
 
 
 @st.cache_resource(show_spinner=False, max_entries=512)

@@ -108,6 +108,10 @@ def _same_attributes(got, want):
         other = getattr(got, key)
         if isinstance(value, np.ndarray):
             np.testing.assert_array_equal(other, value, err_msg=key)
+        elif isinstance(value, (list, tuple)):            # per-feature arrays (feature_count_)
+            assert len(other) == len(value), key
+            for a, b in zip(other, value):
+                np.testing.assert_array_equal(a, b, err_msg=key)
         else:
             assert other == value, key
 
