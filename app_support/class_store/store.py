@@ -196,6 +196,15 @@ class ClassStore:
             writer.writerow(cells + ([_no_formula(r.nickname or "")] if nicknames else []))
         return out.getvalue()
 
+    def roster(self, code, teacher_key) -> list:
+        """The students who joined, in order: each one's nickname (None when they gave none); teacher only."""
+        code = self._code(code)
+        with self.engine.connect() as conn:
+            self._live(conn, code)
+            self._teacher(conn, code, teacher_key)
+            return list(conn.execute(_q("SELECT nickname FROM students WHERE code = :code "
+                                        "ORDER BY joined_at"), {"code": code}).scalars())
+
     def delete_class(self, code, teacher_key) -> None:
         """Delete the class at once, with every student, answer, reveal and result."""
         code = self._code(code)

@@ -1,7 +1,8 @@
 """A student cannot act as the teacher: with a student's key (or another class's teacher key, or junk) no
-unlock, reveal, export or delete happens, nothing changes (not even the version), and the distribution
-stays hidden before the reveal; teacher keys are compared with hmac.compare_digest; one browser session
-cannot join more than JOIN_LIMIT times a minute, wrong codes included, across server processes."""
+unlock, reveal, export, roster (nicknames) or delete happens, nothing changes (not even the version), and
+the distribution stays hidden before the reveal; teacher keys are compared with hmac.compare_digest; one
+browser session cannot join more than JOIN_LIMIT times a minute, wrong codes included, across server
+processes."""
 from __future__ import annotations
 
 import pytest
@@ -28,13 +29,14 @@ def test_no_teacher_action_with_anything_but_the_teacher_key(store):
         for action in (lambda: store.set_unlocked_step(code, key, 3), lambda: store.reveal(code, key, "q1"),
                        lambda: store.export_csv(code, key),
                        lambda: store.export_csv(code, key, nicknames=True),
-                       lambda: store.delete_class(code, key)):
+                       lambda: store.roster(code, key), lambda: store.delete_class(code, key)):
             with pytest.raises(NotTeacher, match="only the class's teacher"):
                 action()
         hidden = store.summary(code, "q1", teacher_key=key)
         assert hidden.answered == 1 and hidden.distribution is None and hidden.share_right is None
     assert store.state(code) == before                      # nothing changed, not even the version
     assert store.summary(code, "q1", teacher).distribution == {"A": 1}
+    assert store.roster(code, teacher) == ["Bo"]                # nicknames: the teacher only
     store.delete_class(other_code, other_teacher)            # the right key works
 
 
