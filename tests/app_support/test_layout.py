@@ -2,7 +2,8 @@
 
 * no Streamlit cache inside ``pages/``: a page's cached computations live in its support package;
 * the shared modules (directly in ``app_support/``) import no page's support;
-* a page (``pages/<stem>.py`` and ``app_support/<stem>/``) imports the shared modules and its own support,
+* a page (``pages/<stem>.py`` and ``app_support/<stem>/``) imports the shared modules and its own support
+  (its package, or a module named after it: ``app_support/lessons/glossary.py`` for ``pages/glossary.py``),
   never another page's — except that a Learn page may show an Explore page's figure through that page's
   ``figures`` module (one builder per figure).
 """
@@ -13,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from app_support import MOVED
+import app_support
 from app_support.registry import REGISTRY, ROOT, page
 
 SUPPORT = ROOT / "app_support"
 PAGE_PACKAGES = {entry.stem for entry in REGISTRY}
+MOVED = getattr(app_support, "MOVED", {})     # old module names, while they last
 
 
 def _is_module(dotted: str) -> bool:
@@ -51,9 +53,9 @@ def owner(module: str) -> str | None:
     return parts[1] if parts[1] in PAGE_PACKAGES else None
 
 
-def test_the_scan_sees_relative_absolute_and_old_names(tmp_path):
+def test_the_scan_sees_relative_and_absolute_imports_and_old_names(tmp_path):
     source = tmp_path / "m.py"
-    source.write_text("from . import figures\nfrom .model import x\nimport app_support.cache_aode\n"
+    source.write_text("from . import figures\nfrom .model import x\nimport app_support.aode_weights.model\n"
                       "from app_support import jobs, home\n\n\ndef f():\n"
                       "    from app_support.compare.model import y\n")
     assert imported_modules(source, "app_support.aode_weights") == [
@@ -61,6 +63,9 @@ def test_the_scan_sees_relative_absolute_and_old_names(tmp_path):
         "app_support.aode_weights.model", "app_support.jobs", "app_support.home", "app_support.compare.model"]
     assert [owner(m) for m in ("app_support.jobs", "app_support.home.model", "credal_core.aode")] == [
         None, "home", None]
+    for old, new in MOVED.items():                          # an old module name is its module now
+        source.write_text(f"import {old}\n")
+        assert imported_modules(source, "app_support") == [new]
 
 
 def _cache_calls(path: Path) -> list[int]:
@@ -103,8 +108,8 @@ def test_a_page_uses_only_the_shared_modules_and_its_own_support(stem):
     for path, package in _page_files(stem):
         for module in imported_modules(path, package):
             other = owner(module)
-            if other in (None, stem):
-                continue
+            if other in (None, stem) or module.rsplit(".", 1)[-1] == stem:
+                continue                          # shared, its package, or a module named after it
             if learn and page(other).section != "Learn" and module.split(".")[2:3] == ["figures"]:
                 continue                          # a Learn page showing an Explore page's figure
             offenders.append(f"{path.relative_to(ROOT)} imports {module}")
