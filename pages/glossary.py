@@ -1,4 +1,4 @@
-"""Glossary: every term of the lessons and every abbreviation on a page, with its formula and paper; one anchor
+"""Glossary: every term of the lessons and every abbreviation on a page, with formula and paper; one anchor
 per term, so a page links ``/glossary#<anchor>`` (``app_support.lessons.glossary``)."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from app_support.lessons.glossary import TERMS
 from app_support.page import page_setup
 
 page_setup("Glossary")
-st.markdown("Each term in a sentence or two, its formula and where it comes from. The papers 000, 001, 003 "
-            "and 004 are listed in full on the [references](/references) page.")
+st.markdown(
+    "Each term in a sentence or two, its formula and where it comes from. The papers 000, 001, 003 "
+    "and 004 are listed in full on the [references](/references) page."
+)
 st.markdown(" · ".join(f"[{t.name.split(' — ')[0]}](#{t.anchor})" for t in TERMS))
 for entry in TERMS:
     st.subheader(entry.name, anchor=entry.anchor, divider="gray")

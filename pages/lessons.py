@@ -16,12 +16,15 @@ from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT
 from app_support.page import page_setup
 
 KEY = "lsn_"
-PAGES = {"home": ("pages/home.py", "Home"), "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
-         "intervals_vs_n": ("pages/intervals_vs_n.py", "Intervals vs N"),
-         "missing_values": ("pages/missing_values.py", "Missing values"),
-         "aode_weights": ("pages/aode_weights.py", "AODE compression weights"),
-         "classifier_selection": ("pages/classifier_selection.py", "Classifier selection"),
-         "determinacy_curves": ("pages/determinacy_curves.py", "Determinacy curves")}
+PAGES = {
+    "home": ("pages/home.py", "Home"),
+    "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
+    "intervals_vs_n": ("pages/intervals_vs_n.py", "Intervals vs N"),
+    "missing_values": ("pages/missing_values.py", "Missing values"),
+    "aode_weights": ("pages/aode_weights.py", "AODE compression weights"),
+    "classifier_selection": ("pages/classifier_selection.py", "Classifier selection"),
+    "determinacy_curves": ("pages/determinacy_curves.py", "Determinacy curves"),
+}
 
 
 def go(params: dict | None) -> None:
@@ -40,10 +43,13 @@ def show_list(note: str = "") -> None:
     st.title("Lessons")
     if note:
         st.warning(note)
-    st.markdown("Short steps from naive Bayes to credal classifiers. Each step asks you to **predict first**; "
-                "*Check* grades your answer with the exact computations the other pages use, then shows the "
-                "figure. Terms are defined in the [glossary](/glossary); the papers are on the "
-                "[references](/references) page.")
+    st.markdown(
+        "Short steps from naive Bayes to credal classifiers. Each step asks you to **predict "
+        "first**; "
+        "*Check* grades your answer with the exact computations the other pages use, then shows the "
+        "figure. Terms are defined in the [glossary](/glossary); the papers are on the "
+        "[references](/references) page."
+    )
     for number, item in enumerate(lessons(), start=1):
         with st.container(border=True):
             st.subheader(f"{number}. {item.title}")
@@ -55,16 +61,22 @@ def answer_input(question, key: str):
     if question.kind == CHOICE:
         return st.radio("Your prediction", question.options, index=None, key=key)
     if question.kind == CLASSES:
-        return st.pills("Your prediction: the classes returned", question.options, selection_mode="multi", key=key)
-    return st.text_input("Your prediction" + (" (in %)" if question.unit == "%" else ""), key=key,
-                         placeholder="a number, e.g. 0.25")
+        return st.pills(
+            "Your prediction: the classes returned", question.options, selection_mode="multi", key=key
+        )
+    return st.text_input(
+        "Your prediction" + (" (in %)" if question.unit == "%" else ""),
+        key=key,
+        placeholder="a number, e.g. 0.25",
+    )
 
 
 def full_page_link(page: str, label: str, query: dict) -> None:
     """A link into the full page (through the app's navigation; a plain link when this page runs alone)."""
     try:
-        st.page_link(page, label=f"Open {label} at these values", icon=":material/open_in_new:",
-                     query_params=query)
+        st.page_link(
+            page, label=f"Open {label} at these values", icon=":material/open_in_new:", query_params=query
+        )
     except StreamlitPageNotFoundError:
         url = "/" + Path(page).stem + ("?" + urllib.parse.urlencode(query) if query else "")
         st.markdown(f"[Open {label} at these values]({url})")
@@ -76,19 +88,34 @@ def live_view(step, params: dict, key: str) -> None:
     left, right = st.columns([1, 2])
     with left:
         if widget.kind == "toggle":
-            value = st.toggle(widget.label, value=bool(params.get(widget.name, True)), key=key + "w", help=widget.help or None)
+            value = st.toggle(
+                widget.label,
+                value=bool(params.get(widget.name, True)),
+                key=key + "w",
+                help=widget.help or None,
+            )
         else:
             start = min(max(float(params.get(widget.name, widget.lo)), widget.lo), widget.hi)
-            value = st.slider(widget.label, float(widget.lo), float(widget.hi), start, step=float(widget.step),
-                              key=key + "w", help=widget.help or None)
+            value = st.slider(
+                widget.label,
+                float(widget.lo),
+                float(widget.hi),
+                start,
+                step=float(widget.step),
+                key=key + "w",
+                help=widget.help or None,
+            )
         shown = {**params, widget.name: value}
         page, label = PAGES[step.page]
         full_page_link(page, label, step.link(shown))
         if step.experiment is not None:
             result = step.experiment.run(shown, session_seed())
-            st.metric(f"Your own experiment: {step.experiment.label}", f"{result:.3f}",
-                      help="From your own random sample (this session's seed); classmates get other numbers "
-                           "from the same truth.")
+            st.metric(
+                f"Your own experiment: {step.experiment.label}",
+                f"{result:.3f}",
+                help="From your own random sample (this session's seed); classmates get other numbers "
+                "from the same truth.",
+            )
     right.plotly_chart(step.figure(shown), key=key + "fig")
 
 
@@ -112,7 +139,8 @@ def show_step(lesson, index: int, seed: int) -> None:
         if reveal.button("Show the answer", key=key + "reveal"):
             right = step.question.solve(question.params)
             st.session_state[key + "verdict"] = step.question.grade(
-                question, list(right) if question.kind == CLASSES else right)
+                question, list(right) if question.kind == CLASSES else right
+            )
             st.session_state[key + "shown"] = True
         verdict = st.session_state.get(key + "verdict")
         if verdict is not None:
@@ -132,11 +160,21 @@ def show_step(lesson, index: int, seed: int) -> None:
         st.caption("Answer (or show the answer) to see the figure and explore it.")
     url_seed = locate(st.query_params).seed
     back, _, forward = st.columns([1, 2, 1])
-    back.button("← Back", key=KEY + "back", disabled=index == 0, on_click=go,
-                args=(step_link(lesson.id, index - 1, url_seed),))
+    back.button(
+        "← Back",
+        key=KEY + "back",
+        disabled=index == 0,
+        on_click=go,
+        args=(step_link(lesson.id, index - 1, url_seed),),
+    )
     if index + 1 < len(lesson.steps):
-        forward.button("Next →", key=KEY + "next", type="primary", on_click=go,
-                       args=(step_link(lesson.id, index + 1, url_seed),))
+        forward.button(
+            "Next →",
+            key=KEY + "next",
+            type="primary",
+            on_click=go,
+            args=(step_link(lesson.id, index + 1, url_seed),),
+        )
     else:
         forward.button("All lessons", key=KEY + "next", on_click=go, args=(None,))
 

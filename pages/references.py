@@ -16,8 +16,10 @@ def show(reference) -> None:
 
 
 page_setup("References")
-st.markdown("The pages name the four papers by number (“000 Ex. 2”, “001 §3.3”); here they are in full, with "
-            "what each page takes from each. Terms are explained in the [glossary](/glossary).")
+st.markdown(
+    "The pages name the four papers by number (“000 Ex. 2”, “001 §3.3”); here they are in full, with "
+    "what each page takes from each. Terms are explained in the [glossary](/glossary)."
+)
 st.header("The four papers")
 for paper in PAPERS:
     show(paper)

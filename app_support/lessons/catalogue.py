@@ -1,4 +1,5 @@
 """The lessons in teaching order, and reading a lesson link (``?lesson=<id>&step=<n>[&seed=<k>]``)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,8 +15,15 @@ MAX_SEED = 10**9
 def lessons() -> tuple[Lesson, ...]:
     """The six lessons, in the order of issue 24 (imported on first use: fitting nothing at import)."""
     from . import lesson_data, lesson_ensembles, lesson_lncc, lesson_missing, lesson_ncc, lesson_selection
-    return (lesson_ncc.LESSON, lesson_data.LESSON, lesson_lncc.LESSON, lesson_missing.LESSON,
-            lesson_ensembles.LESSON, lesson_selection.LESSON)
+
+    return (
+        lesson_ncc.LESSON,
+        lesson_data.LESSON,
+        lesson_lncc.LESSON,
+        lesson_missing.LESSON,
+        lesson_ensembles.LESSON,
+        lesson_selection.LESSON,
+    )
 
 
 def lesson(lesson_id: str) -> Lesson | None:
@@ -42,7 +50,9 @@ def _one(params: Mapping, name: str) -> str | None:
 def locate(params: Mapping) -> Location:
     """Read ``lesson``, ``step`` (1-based) and ``seed`` from the URL; anything malformed opens the list."""
     raw_lesson, raw_step, raw_seed = _one(params, "lesson"), _one(params, "step"), _one(params, "seed")
-    seed = int(raw_seed) if raw_seed is not None and raw_seed.isdigit() and int(raw_seed) <= MAX_SEED else None
+    seed = (
+        int(raw_seed) if raw_seed is not None and raw_seed.isdigit() and int(raw_seed) <= MAX_SEED else None
+    )
     if raw_lesson is None:
         note = "" if raw_step is None else "A step needs a lesson: choose one below."
         return Location(None, note=note)
@@ -52,7 +62,9 @@ def locate(params: Mapping) -> Location:
     if raw_step is None:
         return Location(found, 0, seed)
     if not raw_step.isdigit() or not 1 <= int(raw_step) <= len(found.steps):
-        return Location(None, note=f"“{found.title}” has steps 1 to {len(found.steps)}: choose a lesson below.")
+        return Location(
+            None, note=f"“{found.title}” has steps 1 to {len(found.steps)}: choose a lesson below."
+        )
     return Location(found, int(raw_step) - 1, seed)
 
 

@@ -1,4 +1,5 @@
 """Lesson 5: ensembles and priors over models (AODE, BMA, compression, their credal versions; paper 001)."""
+
 from __future__ import annotations
 
 import functools
@@ -47,12 +48,21 @@ def _n(rng) -> dict:
 
 
 K_Q = QuestionSpec(
-    "ensembles.aode.weight", NUMBER, _n,
-    prompt=lambda p: (f"synthetic_nb has 8 features, so AODE has 8 SPODEs. Trained on {p['n']} rows, what weight "
-                      "does AODE give each SPODE? (3 decimals)"),
+    "ensembles.aode.weight",
+    NUMBER,
+    _n,
+    prompt=lambda p: (
+        f"synthetic_nb has 8 features, so AODE has 8 SPODEs. Trained on {p['n']} rows, what "
+        "weight "
+        "does AODE give each SPODE? (3 decimals)"
+    ),
     solve=lambda p: 1.0 / len(fitted(p["n"])[2]),
-    explain=lambda p, right: (f"AODE averages its k = {len(fitted(p['n'])[2])} SPODEs with equal weights 1/k = "
-                              f"**{right:.3f}**, whatever the data: it never asks which SPODE fits best."))
+    explain=lambda p, right: (
+        f"AODE averages its k = {len(fitted(p['n'])[2])} SPODEs with equal weights "
+        "1/k = "
+        f"**{right:.3f}**, whatever the data: it never asks which SPODE fits best."
+    ),
+)
 
 BMA = ("above 0.5: one SPODE dominates", "at most 0.5: the weight is spread")
 
@@ -62,13 +72,20 @@ def _bma_max(p) -> float:
 
 
 BMA_Q = QuestionSpec(
-    "ensembles.bma.concentration", CHOICE, _n,
+    "ensembles.bma.concentration",
+    CHOICE,
+    _n,
     prompt=lambda p: f"Trained on {p['n']} rows of synthetic_nb, BMA-AODE's largest SPODE weight is…",
     solve=lambda p: BMA[0] if _bma_max(p) > 0.5 else BMA[1],
-    explain=lambda p, right: (f"It is {_bma_max(p):.3f}. The posterior weight grows like e^(LL_j): log-likelihoods "
-                              "that differ by a few nats already give one SPODE nearly all the weight, and the "
-                              "gaps grow with n. BMA then behaves like choosing one model."),
-    options=lambda p: BMA)
+    explain=lambda p, right: (
+        f"It is {_bma_max(p):.3f}. The posterior weight grows like e^(LL_j): "
+        "log-likelihoods "
+        "that differ by a few nats already give one SPODE nearly all the weight, and "
+        "the "
+        "gaps grow with n. BMA then behaves like choosing one model."
+    ),
+    options=lambda p: BMA,
+)
 
 COMP = ("closer to uniform than BMA's", "further from uniform than BMA's")
 
@@ -80,13 +97,21 @@ def _comp_closer(p) -> bool:
 
 
 COMP_Q = QuestionSpec(
-    "ensembles.compression.spread", CHOICE, _n,
+    "ensembles.compression.spread",
+    CHOICE,
+    _n,
     prompt=lambda p: f"Same {p['n']} rows. COMP-AODE's largest weight is…",
     solve=lambda p: COMP[0] if _comp_closer(p) else COMP[1],
-    explain=lambda p, right: (f"COMP-AODE's largest weight is {fitted(p['n'])[2]['comp_weight'].max():.3f} against "
-                              f"BMA's {_bma_max(p):.3f} (uniform: {1 / len(fitted(p['n'])[2]):.3f}). The compression "
-                              "coefficient is linear in LL_j, not exponential: a logarithmic smoothing of BMA."),
-    options=lambda p: COMP)
+    explain=lambda p, right: (
+        f"COMP-AODE's largest weight is {fitted(p['n'])[2]['comp_weight'].max():.3f} "
+        "against "
+        f"BMA's {_bma_max(p):.3f} (uniform: {1 / len(fitted(p['n'])[2]):.3f}). The "
+        "compression "
+        "coefficient is linear in LL_j, not exponential: a logarithmic smoothing of "
+        "BMA."
+    ),
+    options=lambda p: COMP,
+)
 
 DIRECTION = ("higher", "the same", "lower")
 
@@ -97,11 +122,17 @@ def determinacy(n: int, eps: float) -> float:
     X, y = sample(DATA)
     test = np.setdiff1d(np.arange(len(X)), training_rows(len(X), n))
     bma = fitted(n, eps)[0]
-    return float(credal_scores(np.asarray(y)[test], bma.predict_set(X.iloc[test]), bma.classes_)["determinacy"])
+    return float(
+        credal_scores(np.asarray(y)[test], bma.predict_set(X.iloc[test]), bma.classes_)["determinacy"]
+    )
 
 
 def _eps_params(rng) -> dict:
-    return {"n": int(rng.choice((20, 30, 50, 100))), "eps": 0.01, "eps2": float(rng.choice((0.03, 0.05, 0.1)))}
+    return {
+        "n": int(rng.choice((20, 30, 50, 100))),
+        "eps": 0.01,
+        "eps2": float(rng.choice((0.03, 0.05, 0.1))),
+    }
 
 
 def _eps_solve(p) -> str:
@@ -110,40 +141,85 @@ def _eps_solve(p) -> str:
 
 
 EPS_Q = QuestionSpec(
-    "ensembles.credal.epsilon", CHOICE, _eps_params,
-    prompt=lambda p: (f"BMA-AODE* trained on {p['n']} rows has determinacy {100 * determinacy(p['n'], 0.01):.0f} % "
-                      f"on the other rows at ε = 0.01. At ε = {p['eps2']:g} its determinacy is…"),
+    "ensembles.credal.epsilon",
+    CHOICE,
+    _eps_params,
+    prompt=lambda p: (
+        f"BMA-AODE* trained on {p['n']} rows has determinacy "
+        f"{100 * determinacy(p['n'], 0.01):.0f} % "
+        f"on the other rows at ε = 0.01. At ε = {p['eps2']:g} its determinacy is…"
+    ),
     solve=_eps_solve,
-    explain=lambda p, right: (f"{100 * determinacy(p['n'], p['eps2']):.0f} % ({right}). Every prior of the set gives "
-                              "each SPODE at least ε, so a larger ε leaves fewer priors: a smaller set of "
-                              "posteriors, fewer prior-dependent instances."),
-    options=lambda p: DIRECTION)
+    explain=lambda p, right: (
+        f"{100 * determinacy(p['n'], p['eps2']):.0f} % ({right}). Every prior of the "
+        "set gives "
+        "each SPODE at least ε, so a larger ε leaves fewer priors: a smaller set of "
+        "posteriors, fewer prior-dependent instances."
+    ),
+    options=lambda p: DIRECTION,
+)
 
 LESSON = Lesson(
-    "ensembles", "Ensembles and priors over models",
+    "ensembles",
+    "Ensembles and priors over models",
     assumes="Lessons 1 and 3 (dominance, likelihood).",
-    summary="AODE's SPODEs, Bayesian model averaging against compression weights, and their credal versions (001).",
+    summary="AODE's SPODEs, Bayesian model averaging against compression weights, and their credal versions "
+    "(001).",
     steps=(
-        Step("aode", "AODE: many small models",
-             f"{g('aode', 'AODE')} builds one {g('spode', 'SPODE')} per feature: a naive-Bayes-like model in which "
-             "that feature, the super-parent, is a parent of every other. It averages their class posteriors. The "
-             "bars show three weightings of the SPODEs; the dashed line is AODE's.",
-             K_Q, ROWS_WIDGET, figure, "aode_weights", link),
-        Step("bma", "Bayesian model averaging",
-             f"{g('bma', 'BMA')} weights each SPODE by its posterior probability, proportional to the exponential "
-             "of its conditional log-likelihood LL_j on the training rows. Predict how concentrated that is.",
-             BMA_Q, ROWS_WIDGET, figure, "aode_weights", link,
-             formula=r"w_j^{\rm BMA}\propto e^{LL_j}"),
-        Step("compression", "Compression coefficients",
-             f"The {g('compression', 'compression coefficient')} compares a SPODE's log-likelihood with the "
-             f"{g('null-model', 'null model')}'s, which ignores the features. Positive coefficients, normalised, are "
-             "COMP-AODE's weights.",
-             COMP_Q, ROWS_WIDGET, figure, "aode_weights", link,
-             formula=r"\pi_j = 1-\frac{LL_j+\log\frac{1-\epsilon}{k}}{-nH(C)+\log\epsilon}"),
-        Step("credal", "A set of priors over the models",
-             f"Both weightings need a prior over the SPODEs. The {g('credal-aode', 'credal versions')} let it range "
-             "over every prior that gives each SPODE at least ε, and keep every class no other class dominates "
-             "under all of them.",
-             EPS_Q, EPS_WIDGET, figure, "aode_weights", link),
+        Step(
+            "aode",
+            "AODE: many small models",
+            f"{g('aode', 'AODE')} builds one {g('spode', 'SPODE')} per feature: a naive-Bayes-like model "
+            "in which "
+            "that feature, the super-parent, is a parent of every other. It averages their class "
+            "posteriors. The "
+            "bars show three weightings of the SPODEs; the dashed line is AODE's.",
+            K_Q,
+            ROWS_WIDGET,
+            figure,
+            "aode_weights",
+            link,
+        ),
+        Step(
+            "bma",
+            "Bayesian model averaging",
+            f"{g('bma', 'BMA')} weights each SPODE by its posterior probability, proportional to the "
+            "exponential "
+            "of its conditional log-likelihood LL_j on the training rows. Predict how concentrated that is.",
+            BMA_Q,
+            ROWS_WIDGET,
+            figure,
+            "aode_weights",
+            link,
+            formula=r"w_j^{\rm BMA}\propto e^{LL_j}",
+        ),
+        Step(
+            "compression",
+            "Compression coefficients",
+            f"The {g('compression', 'compression coefficient')} compares a SPODE's log-likelihood with the "
+            f"{g('null-model', 'null model')}'s, which ignores the features. Positive coefficients, "
+            "normalised, are "
+            "COMP-AODE's weights.",
+            COMP_Q,
+            ROWS_WIDGET,
+            figure,
+            "aode_weights",
+            link,
+            formula=r"\pi_j = 1-\frac{LL_j+\log\frac{1-\epsilon}{k}}{-nH(C)+\log\epsilon}",
+        ),
+        Step(
+            "credal",
+            "A set of priors over the models",
+            f"Both weightings need a prior over the SPODEs. The {g('credal-aode', 'credal versions')} let "
+            "it range "
+            "over every prior that gives each SPODE at least ε, and keep every class no other class "
+            "dominates "
+            "under all of them.",
+            EPS_Q,
+            EPS_WIDGET,
+            figure,
+            "aode_weights",
+            link,
+        ),
     ),
 )

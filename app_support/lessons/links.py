@@ -4,6 +4,7 @@ Each page's fields that a lesson sets are declared here as the page declares the
 their canonical form (``UrlState.write``); a test opens each page with these links and checks that its
 widgets show the lesson's values.
 """
+
 from __future__ import annotations
 
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
@@ -11,18 +12,36 @@ from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
 __all__ = ["home", "profile", "intervals", "missing", "aode", "selection", "glossary"]
 
 _HOME = UrlState(Number("s", 2.0, 0.1, 10.0, step=0.1))
-_PROFILE = UrlState(Choice("preset", ("000-ex2", "000-ex3", "003-ex1", "custom"), "000-ex2"),
-                    Text("counts", max_len=1_000), Text("n", max_len=20), Number("alpha", 0.5, 0.0, 1.0, step=0.01),
-                    Flag("include_instance", True))
-_INTERVALS = UrlState(Number("ratio", 0.5, 0.0, 1.0, step=0.01), Number("alpha", 0.85, 0.01, 0.99, step=0.01),
-                      Number("s", 2.0, 0.1, 10.0, step=0.1), Number("beta", 0.15, 0.01, 0.99, step=0.01),
-                      Number("p", 0.5, 0.0, 1.0, step=0.01))
-_MISSING = UrlState(Choice("data", ("weather",), "weather"), Number("row", 8, 1, 10_000, integer=True),
-                    Names("missing", ("outlook",), sep="|"), Flag("loo", True), Number("s", 1.0, 0.1, 10.0, step=0.1),
-                    Number("hide", 1.0, 0.0, 1.0, step=0.05), Choice("mech", ("mcar", "mnar"), "mnar"),
-                    Text("hfeat", "outlook", max_len=200), Text("hval", "sunny", max_len=200))
-_AODE = UrlState(Choice("data", ("synthetic_nb", "weather"), "synthetic_nb"),
-                 Number("eps", 0.01, 0.001, 0.1, step=0.001), Number("n", 300, 4, 100_000, integer=True))
+_PROFILE = UrlState(
+    Choice("preset", ("000-ex2", "000-ex3", "003-ex1", "custom"), "000-ex2"),
+    Text("counts", max_len=1_000),
+    Text("n", max_len=20),
+    Number("alpha", 0.5, 0.0, 1.0, step=0.01),
+    Flag("include_instance", True),
+)
+_INTERVALS = UrlState(
+    Number("ratio", 0.5, 0.0, 1.0, step=0.01),
+    Number("alpha", 0.85, 0.01, 0.99, step=0.01),
+    Number("s", 2.0, 0.1, 10.0, step=0.1),
+    Number("beta", 0.15, 0.01, 0.99, step=0.01),
+    Number("p", 0.5, 0.0, 1.0, step=0.01),
+)
+_MISSING = UrlState(
+    Choice("data", ("weather",), "weather"),
+    Number("row", 8, 1, 10_000, integer=True),
+    Names("missing", ("outlook",), sep="|"),
+    Flag("loo", True),
+    Number("s", 1.0, 0.1, 10.0, step=0.1),
+    Number("hide", 1.0, 0.0, 1.0, step=0.05),
+    Choice("mech", ("mcar", "mnar"), "mnar"),
+    Text("hfeat", "outlook", max_len=200),
+    Text("hval", "sunny", max_len=200),
+)
+_AODE = UrlState(
+    Choice("data", ("synthetic_nb", "weather"), "synthetic_nb"),
+    Number("eps", 0.01, 0.001, 0.1, step=0.001),
+    Number("n", 300, 4, 100_000, integer=True),
+)
 
 
 def _clip(field, value):
@@ -39,8 +58,16 @@ def home(s: float) -> dict:
 
 def profile(pair, alpha: float, include_instance: bool = True) -> dict:
     counts, totals = pair.to_text()
-    return _write(_PROFILE, {"preset": "custom", "counts": counts, "n": totals, "alpha": alpha,
-                             "include_instance": include_instance})
+    return _write(
+        _PROFILE,
+        {
+            "preset": "custom",
+            "counts": counts,
+            "n": totals,
+            "alpha": alpha,
+            "include_instance": include_instance,
+        },
+    )
 
 
 def intervals(**values) -> dict:

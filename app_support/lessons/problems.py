@@ -6,6 +6,7 @@ A *pair problem* is a two-class count table, :class:`~credal_core.likelihood.pai
 the instance's value ``x`` or another value ``o``, both declared as categories), so every classifier
 of ``credal_core`` can be fitted on the same problem the profile likelihood describes.
 """
+
 from __future__ import annotations
 
 import functools
@@ -15,12 +16,21 @@ import pandas as pd
 
 from credal_core.likelihood.pair_input import PairInput
 
-__all__ = ["C", "NOT_C", "CLASSES", "random_pair", "pair_frame", "pair_instance", "pair_params",
-           "pair_from_params", "counts_table"]
+__all__ = [
+    "C",
+    "NOT_C",
+    "CLASSES",
+    "random_pair",
+    "pair_frame",
+    "pair_instance",
+    "pair_params",
+    "pair_from_params",
+    "counts_table",
+]
 
 C, NOT_C = "c", "¬c"
 CLASSES = (C, NOT_C)
-VALUES = ("x", "o")          # x: the instance's value of the feature; o: any other value
+VALUES = ("x", "o")  # x: the instance's value of the feature; o: any other value
 
 
 def random_pair(rng: np.random.Generator, *, features: int = 2, lo: int = 3, hi: int = 12) -> PairInput:
@@ -33,8 +43,12 @@ def random_pair(rng: np.random.Generator, *, features: int = 2, lo: int = 3, hi:
 
 def pair_params(pair: PairInput) -> dict:
     """The problem as JSON-able parameters of a question."""
-    return {"n_c": pair.n_c, "n_not": pair.n_not, "counts_c": list(pair.counts_c),
-            "counts_not": list(pair.counts_not)}
+    return {
+        "n_c": pair.n_c,
+        "n_not": pair.n_not,
+        "counts_c": list(pair.counts_c),
+        "counts_not": list(pair.counts_not),
+    }
 
 
 def pair_from_params(params: dict) -> PairInput:
@@ -54,7 +68,9 @@ def pair_frame(pair: PairInput) -> tuple[pd.DataFrame, np.ndarray]:
     """Training rows with exactly the problem's counts: ``(X, y)``, features ``f1 … fm``."""
     columns = {}
     for j, (a, b) in enumerate(zip(pair.counts_c, pair.counts_not)):
-        columns[f"f{j + 1}"] = _column(["x"] * a + ["o"] * (pair.n_c - a) + ["x"] * b + ["o"] * (pair.n_not - b))
+        columns[f"f{j + 1}"] = _column(
+            ["x"] * a + ["o"] * (pair.n_c - a) + ["x"] * b + ["o"] * (pair.n_not - b)
+        )
     y = np.array([C] * pair.n_c + [NOT_C] * pair.n_not, dtype=object)
     return pd.DataFrame(columns), y
 
@@ -67,5 +83,6 @@ def pair_instance(pair: PairInput) -> pd.DataFrame:
 def counts_table(pair: PairInput) -> str:
     """The counts as a small markdown table (what a question shows)."""
     rows = [f"| f̃{j + 1} | {a} | {b} |" for j, (a, b) in enumerate(zip(pair.counts_c, pair.counts_not))]
-    return "\n".join(["| | c | ¬c |", "|---|---|---|", f"| class count n(·) | {pair.n_c} | {pair.n_not} |",
-                      *rows])
+    return "\n".join(
+        ["| | c | ¬c |", "|---|---|---|", f"| class count n(·) | {pair.n_c} | {pair.n_not} |", *rows]
+    )

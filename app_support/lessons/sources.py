@@ -1,6 +1,7 @@
 """Everything the lessons take from outside ``app_support.lessons``: the pages' figure builders and the
 shipped samples, imported in one place (the per-page modules ``app_support/<page>/figures.py``; the flat
 ``figures_*`` modules they replaced are the fallback while a checkout still has them)."""
+
 from __future__ import annotations
 
 import functools
@@ -11,7 +12,7 @@ try:
     from app_support.intervals_vs_n.figures import intervals_figure, vacuous_figure
     from app_support.missing_values.figures import set_grid
     from app_support.profile_likelihood.figures import lncc_figure
-except ImportError:                                          # pragma: no cover - an older tree
+except ImportError:  # pragma: no cover - an older tree
     from app_support.figures import set_size_bar  # type: ignore[no-redef]
     from app_support.figures_aode import weights_figure  # type: ignore[no-redef]
     from app_support.figures_intervals import intervals_figure, vacuous_figure  # type: ignore[no-redef]
@@ -20,8 +21,15 @@ except ImportError:                                          # pragma: no cover 
 
 from app_support.data import load_sample
 
-__all__ = ["set_size_bar", "weights_figure", "intervals_figure", "vacuous_figure", "set_grid", "lncc_figure",
-           "sample"]
+__all__ = [
+    "set_size_bar",
+    "weights_figure",
+    "intervals_figure",
+    "vacuous_figure",
+    "set_grid",
+    "lncc_figure",
+    "sample",
+]
 
 
 @functools.cache

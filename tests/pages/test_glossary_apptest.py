@@ -1,5 +1,6 @@
 """The Glossary and References pages (AppTest): every term with its anchor, formula and source; every link
 the lessons make into the glossary has its entry; the four papers and the works the pages rely on."""
+
 from __future__ import annotations
 
 import re
@@ -19,7 +20,7 @@ def test_glossary_lists_every_term_with_anchor_formula_and_source():
     assert set(headers) == set(anchors())
     assert len(at.latex) == sum(1 for t in TERMS if t.latex)
     assert all(t.source for t in TERMS)
-    for t in TERMS:                       # one or two sentences each
+    for t in TERMS:  # one or two sentences each
         assert 1 <= len(re.findall(r"[.!?](\s|$)", t.text)) <= 3, t.anchor
 
 
@@ -37,12 +38,15 @@ def test_references_page_names_the_four_papers_and_the_works():
     text = " ".join(m.value for m in at.markdown)
     for ref in (*PAPERS, *WORKS):
         assert ref.citation in text and ref.used
-    for title in ("Likelihood-based naive credal classifier", "Credal classification based on AODE",
-                  "Likelihood-based inference for probabilistic graphical models",
-                  "Dynamic classifier selection based on"):
+    for title in (
+        "Likelihood-based naive credal classifier",
+        "Credal classification based on AODE",
+        "Likelihood-based inference for probabilistic graphical models",
+        "Dynamic classifier selection based on",
+    ):
         assert title.lower() in text.lower()
     papers = {p.name[:3]: p for p in (ROOT.parent / "shared" / "papers").glob("*.txt")}
-    for ref in PAPERS:                    # titles as the papers' own first lines give them, where present
+    for ref in PAPERS:  # titles as the papers' own first lines give them, where present
         paper = papers.get(ref.short)
         if paper is not None:
             head = paper.read_text()[:600].lower()

@@ -1,6 +1,7 @@
 """The Lessons page (AppTest): the list, every step of every lesson (question, answer, reveal, figure), deep
 links, malformed links, the three verdicts, Next / Back, and the links into the full pages at the same
 parameters (each target page opened with the link shows the lesson's values)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -48,8 +49,9 @@ def test_the_list_names_every_lesson_with_its_length_and_what_it_assumes():
     for number, lesson in enumerate(lessons(), start=1):
         assert f"{number}. {lesson.title}" in heads
         assert f"{len(lesson.steps)} steps." in text and lesson.assumes in text
-    assert [len(lesson.steps) for lesson in lessons()][:4] == [n for n in [len(x.steps) for x in lessons()][:4]
-                                                                if 6 <= n <= 10]
+    assert [len(lesson.steps) for lesson in lessons()][:4] == [
+        n for n in [len(x.steps) for x in lessons()][:4] if 6 <= n <= 10
+    ]
     assert not at.warning
 
 
@@ -69,7 +71,7 @@ def test_every_step_renders_asks_first_then_reveals_its_figure(lesson, index):
 
 
 def test_wrong_right_and_unreadable_answers():
-    lesson = lessons()[2]                           # the LNCC: step 3 asks for the critical α (a number)
+    lesson = lessons()[2]  # the LNCC: step 3 asks for the critical α (a number)
     step = lesson.steps[2]
     question = step.question.generate(int(SEED))
     assert question.kind == NUMBER
@@ -93,9 +95,18 @@ def test_a_set_of_classes_and_a_choice_are_graded():
         assert at.success, (step.id, right)
 
 
-@pytest.mark.parametrize("query", [{"lesson": "no-such-lesson"}, {"lesson": "naive-credal", "step": "0"},
-                                   {"lesson": "naive-credal", "step": "99"}, {"lesson": "naive-credal", "step": "two"},
-                                   {"step": "2"}, {"lesson": "x" * 3000}, {"lesson": "naive-credal", "step": "-1"}])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"lesson": "no-such-lesson"},
+        {"lesson": "naive-credal", "step": "0"},
+        {"lesson": "naive-credal", "step": "99"},
+        {"lesson": "naive-credal", "step": "two"},
+        {"step": "2"},
+        {"lesson": "x" * 3000},
+        {"lesson": "naive-credal", "step": "-1"},
+    ],
+)
 def test_a_malformed_link_opens_the_list_with_a_note(query):
     at = open_page(PAGE, query)
     assert at.title[0].value == "Lessons"
@@ -126,10 +137,16 @@ def test_the_same_seed_gives_the_same_question_on_the_page():
 TARGETS = {
     "home": lambda link: {"home_s": float(link["s"])},
     "intervals_vs_n": lambda link: {f"iv_{k}": float(v) for k, v in link.items()},
-    "profile_likelihood": lambda link: {"pl_alpha": float(link["alpha"]), "pl_preset": "custom",
-                                        "pl_n_c": int(link["n"].split("-")[0])},
-    "missing_values": lambda link: {"mv_row": int(link["row"]), "mv_s": float(link["s"]),
-                                    "mv_missing": link["missing"].split("|")},
+    "profile_likelihood": lambda link: {
+        "pl_alpha": float(link["alpha"]),
+        "pl_preset": "custom",
+        "pl_n_c": int(link["n"].split("-")[0]),
+    },
+    "missing_values": lambda link: {
+        "mv_row": int(link["row"]),
+        "mv_s": float(link["s"]),
+        "mv_missing": link["missing"].split("|"),
+    },
     "aode_weights": lambda link: {"aw_n": int(link["n"]), "aw_eps": float(link["eps"])},
 }
 
@@ -139,19 +156,26 @@ def test_the_link_into_the_full_page_shows_the_same_parameters(page):
     lesson, step = next((lesson, step) for lesson in lessons() for step in lesson.steps if step.page == page)
     question = step.question.generate(int(SEED))
     link = step.link(question.params)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)    # through the navigation, as a click
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)  # through the navigation, as a click
     at.switch_page(f"pages/{page}.py")
     at.query_params.update(link)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     for key, value in TARGETS[page](link).items():
         shown = at.session_state[key]
-        assert (shown == pytest.approx(value) if isinstance(value, float) else shown == value), (key, shown, value)
+        assert shown == pytest.approx(value) if isinstance(value, float) else shown == value, (
+            key,
+            shown,
+            value,
+        )
 
 
 def test_the_app_serves_the_lessons_glossary_and_references():
-    for page, query, heading in (("lessons", {"lesson": "naive-credal", "step": "2"}, lessons()[0].steps[1].title),
-                                 ("glossary", {}, "Glossary"), ("references", {}, "References")):
+    for page, query, heading in (
+        ("lessons", {"lesson": "naive-credal", "step": "2"}, lessons()[0].steps[1].title),
+        ("glossary", {}, "Glossary"),
+        ("references", {}, "References"),
+    ):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
         at.switch_page(f"pages/{page}.py")
         at.query_params.update(query)

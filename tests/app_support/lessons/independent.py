@@ -1,6 +1,7 @@
 """Each question's right answer recomputed by another route than its grader: brute force over the
 definition (the IDM's priors, the NBC's parameters, the binomial sum) or another class of the core
 (LNCC / NCC fitted on rows instead of the pair profile; a direct fit instead of ``holdout_example``)."""
+
 from __future__ import annotations
 
 import sys
@@ -13,12 +14,11 @@ from scipy.stats import binom
 
 from app_support.lessons import lesson_data, lesson_lncc, lesson_ncc
 from app_support.lessons.problems import pair_frame, pair_from_params, pair_instance
-from credal_core import LNCC, NCC
+from credal_core import LNCC, NCC, NaiveBayes
 from credal_core.metrics import credal_scores, precise_accuracy_split
-from credal_core import NaiveBayes
 
 TESTS = Path(__file__).resolve().parents[2]
-for folder in (TESTS, TESTS / "credal_core"):         # tests/_depth.py and tests/credal_core/brute_force.py
+for folder in (TESTS, TESTS / "credal_core"):  # tests/_depth.py and tests/credal_core/brute_force.py
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 from brute_force import lncc_critical_alpha, ncc_min_ratio  # noqa: E402  (tests/credal_core's brute force)
@@ -27,9 +27,11 @@ CLASSES = ("c", "¬c")
 
 
 def _pair_counts(p):
-    """The pair problem in brute_force's layout: two classes, binary features (column 0: the instance's value)."""
+    """The pair problem in brute_force's layout: two classes, binary features (column 0: the instance's)."""
     n_c = np.array([p["n_c"], p["n_not"]])
-    n_cf = [np.array([[a, p["n_c"] - a], [b, p["n_not"] - b]]) for a, b in zip(p["counts_c"], p["counts_not"])]
+    n_cf = [
+        np.array([[a, p["n_c"] - a], [b, p["n_not"] - b]]) for a, b in zip(p["counts_c"], p["counts_not"])
+    ]
     return n_c, n_cf, tuple(0 for _ in n_cf)
 
 
@@ -71,11 +73,17 @@ def three_set(data_seed, s):
     X, y, instance = lesson_ncc.three_class_problem(data_seed)
     labels = ("a", "b", "c")
     n_c = np.array([(y == c).sum() for c in labels])
-    n_cf = [np.array([[((y == c) & (X[f] == v)).sum() for v in ("no", "yes")] for c in labels]) for f in X.columns]
+    n_cf = [
+        np.array([[((y == c) & (X[f] == v)).sum() for v in ("no", "yes")] for c in labels]) for f in X.columns
+    ]
     inst = tuple(("no", "yes").index(instance[f].iloc[0]) for f in X.columns)
-    return tuple(labels[a] for a in range(3)
-                 if not any(ncc_min_ratio(n_c, n_cf, inst, b, a, s=s, epsilon=0.0) > 1 + 1e-9
-                            for b in range(3) if b != a))
+    return tuple(
+        labels[a]
+        for a in range(3)
+        if not any(
+            ncc_min_ratio(n_c, n_cf, inst, b, a, s=s, epsilon=0.0) > 1 + 1e-9 for b in range(3) if b != a
+        )
+    )
 
 
 def _holdout_direct(s):
@@ -85,7 +93,9 @@ def _holdout_direct(s):
     model = NCC(s=s).fit(X.iloc[train], y[train])
     sets = model.predict_set(X.iloc[test])
     nbc = NaiveBayes(s=1.0).fit(X.iloc[train], y[train]).predict(X.iloc[test])
-    return credal_scores(y[test], sets, model.classes_), precise_accuracy_split(y[test], nbc, sets, model.classes_)
+    return credal_scores(y[test], sets, model.classes_), precise_accuracy_split(
+        y[test], nbc, sets, model.classes_
+    )
 
 
 def determinacy_direction(p):
@@ -95,7 +105,11 @@ def determinacy_direction(p):
 
 def nbc_i(p):
     split = _holdout_direct(p["s"])[1]
-    return lesson_ncc.NBCI[0] if split["accuracy_indeterminate"] > split["accuracy_determinate"] else lesson_ncc.NBCI[1]
+    return (
+        lesson_ncc.NBCI[0]
+        if split["accuracy_indeterminate"] > split["accuracy_determinate"]
+        else lesson_ncc.NBCI[1]
+    )
 
 
 def _log_lik(theta, n, N):
@@ -141,15 +155,20 @@ def vacuous_percent(p):
 def _nhc_vacuous(n, beta, prob):
     ks = np.arange(n + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_top = np.where(ks > 0, ks * np.log(ks / n), 0) + np.where(ks < n, (n - ks) * np.log((n - ks) / n), 0)
+        log_top = np.where(ks > 0, ks * np.log(ks / n), 0) + np.where(
+            ks < n, (n - ks) * np.log((n - ks) / n), 0
+        )
     vac = n * np.log(0.5) - log_top >= np.log(beta)
     return float(binom.pmf(ks, n, prob)[vac].sum())
 
 
 def nhc_trend(p):
     small, large = _nhc_vacuous(100, p["beta"], p["p"]), _nhc_vacuous(10_000, p["beta"], p["p"])
-    return lesson_data.TREND[1] if abs(large - small) < 0.05 else (
-        lesson_data.TREND[0] if large < small else lesson_data.TREND[2])
+    return (
+        lesson_data.TREND[1]
+        if abs(large - small) < 0.05
+        else (lesson_data.TREND[0] if large < small else lesson_data.TREND[2])
+    )
 
 
 def _lncc(p, include_instance=True):
@@ -182,22 +201,31 @@ def _compare(first, second, words):
 def mle_class(p):
     """Brute force: maximise the likelihood (data and instance) over the NBC's parameters (grid + polish)."""
     from scipy.optimize import minimize
+
     n1, n2 = p["n_c"], p["n_not"]
     c1, c2 = np.array(p["counts_c"], float), np.array(p["counts_not"], float)
 
     def neg(z):
         th = 1 / (1 + np.exp(-z))
-        tc, t1, t2 = th[0], th[1:1 + c1.size], th[1 + c1.size:]
-        ll = (n1 * np.log(tc) + n2 * np.log1p(-tc) + (c1 * np.log(t1) + (n1 - c1) * np.log1p(-t1)).sum()
-              + (c2 * np.log(t2) + (n2 - c2) * np.log1p(-t2)).sum())
+        tc, t1, t2 = th[0], th[1 : 1 + c1.size], th[1 + c1.size :]
+        ll = (
+            n1 * np.log(tc)
+            + n2 * np.log1p(-tc)
+            + (c1 * np.log(t1) + (n1 - c1) * np.log1p(-t1)).sum()
+            + (c2 * np.log(t2) + (n2 - c2) * np.log1p(-t2)).sum()
+        )
         pa, pb = tc * np.prod(t1), (1 - tc) * np.prod(t2)
         return -(ll + np.log(pa + pb)), pa / (pa + pb)
 
     best = None
     rng = np.random.default_rng(0)
     for _ in range(12):
-        res = minimize(lambda z: neg(z)[0], rng.normal(0, 2, 1 + 2 * c1.size), method="Nelder-Mead",
-                       options=dict(xatol=1e-10, fatol=1e-12, maxiter=20_000))
+        res = minimize(
+            lambda z: neg(z)[0],
+            rng.normal(0, 2, 1 + 2 * c1.size),
+            method="Nelder-Mead",
+            options=dict(xatol=1e-10, fatol=1e-12, maxiter=20_000),
+        )
         if best is None or res.fun < best.fun:
             best = res
     return "c" if neg(best.x)[1] > 0.5 else "¬c"
@@ -217,8 +245,9 @@ SOLVERS = {
     "ncc.idm.upper": idm_upper,
     "ncc.dominance.yes-no": dominance,
     "ncc.set.three-classes": lambda p: three_set(p["data_seed"], p["s"]),
-    "ncc.set.grows": lambda p: _compare(set(three_set(p["data_seed"], p["s"])),
-                                        set(three_set(p["data_seed"], p["s2"])), lesson_ncc.GROWS),
+    "ncc.set.grows": lambda p: _compare(
+        set(three_set(p["data_seed"], p["s"])), set(three_set(p["data_seed"], p["s2"])), lesson_ncc.GROWS
+    ),
     "ncc.determinacy.direction": determinacy_direction,
     "ncc.nbc-i.direction": nbc_i,
     "data.idm.width": lambda p: p["s"] / (p["N"] + p["s"]),
@@ -230,10 +259,12 @@ SOLVERS = {
     "lncc.mle.class": mle_class,
     "lncc.alpha-cut.set": lambda p: lncc_set(p, p["alpha"]),
     "lncc.critical-alpha": lncc_critical,
-    "lncc.alpha.monotone": lambda p: _compare(set(lncc_set(p, p["alpha"])), set(lncc_set(p, p["alpha2"])),
-                                              lesson_lncc.MONO),
-    "lncc.more-data": lambda p: _compare(-lncc_critical(p), -lncc_critical(lesson_lncc._scaled(p)),
-                                         ("lower", "the same", "higher")),
+    "lncc.alpha.monotone": lambda p: _compare(
+        set(lncc_set(p, p["alpha"])), set(lncc_set(p, p["alpha2"])), lesson_lncc.MONO
+    ),
+    "lncc.more-data": lambda p: _compare(
+        -lncc_critical(p), -lncc_critical(lesson_lncc._scaled(p)), ("lower", "the same", "higher")
+    ),
     "lncc.instance": lambda p: instance_effect(p),
     "lncc.zero-count.ncc": lambda p: _brute_pair_set(p, p["s"]),
 }
@@ -243,6 +274,7 @@ SOLVERS = {
 def _weather(p):
     from app_support.lessons import lesson_missing
     from credal_core.naive.ncc_explain import hide_cells
+
     X, y = lesson_missing.sample("weather")
     X = X.astype(object)
     if p.get("hide"):
@@ -263,8 +295,11 @@ def _brute_weather_set(X, y, values: dict, s):
         inst.append(seen.index(v))
     keep = []
     for a in range(len(labels)):
-        if not any(ncc_min_ratio(n_c, n_cf, tuple(inst), b, a, s=s, epsilon=0.0) > 1 + 1e-9
-                   for b in range(len(labels)) if b != a):
+        if not any(
+            ncc_min_ratio(n_c, n_cf, tuple(inst), b, a, s=s, epsilon=0.0) > 1 + 1e-9
+            for b in range(len(labels))
+            if b != a
+        ):
             keep.append(labels[a])
     return tuple(keep)
 
@@ -298,34 +333,40 @@ def weather_conservative(p):
 
 def _size_word(p):
     from app_support.lessons import lesson_missing
+
     mar, cons = set(weather_mar(p)), set(weather_conservative(p))
     return _compare(mar, cons, lesson_missing.SIZE)
 
 
 def _same_word(p):
     from app_support.lessons import lesson_missing
+
     return lesson_missing.SAME[0] if set(weather_impute(p)) == set(weather_mar(p)) else lesson_missing.SAME[1]
 
 
 def _truth_word(p):
     from app_support.lessons import lesson_missing
+
     return lesson_missing.TRUTH[0] if _weather(p)[3] in weather_mar(p) else lesson_missing.TRUTH[1]
 
 
-SOLVERS.update({
-    "missing.mar.set": weather_mar,
-    "missing.impute.same": _same_word,
-    "missing.conservative.set": weather_conservative,
-    "missing.conservative.size": _size_word,
-    "missing.mnar.truth": _truth_word,
-    "missing.mnar.declared": weather_conservative,
-})
+SOLVERS.update(
+    {
+        "missing.mar.set": weather_mar,
+        "missing.impute.same": _same_word,
+        "missing.conservative.set": weather_conservative,
+        "missing.conservative.size": _size_word,
+        "missing.mnar.truth": _truth_word,
+        "missing.mnar.declared": weather_conservative,
+    }
+)
 
 
 # ---------------------------------------------------------------- lessons 5-6
 def _aode_models(n, eps=0.01):
     from app_support.lessons import lesson_ensembles as l5
     from credal_core import BMAAODE, CompAODE
+
     X, y = l5.sample(l5.DATA)
     rows = np.sort(np.random.default_rng(0).permutation(len(X))[:n])
     y = np.asarray(y)
@@ -334,36 +375,46 @@ def _aode_models(n, eps=0.01):
 
 def _bma_word(p):
     from app_support.lessons import lesson_ensembles as l5
+
     bma = _aode_models(p["n"])[0]
     return l5.BMA[0] if np.max(bma.weights_) > 0.5 else l5.BMA[1]
 
 
 def _comp_word(p):
     from app_support.lessons import lesson_ensembles as l5
+
     bma, comp, X, _, _ = _aode_models(p["n"])
     k = X.shape[1]
-    return l5.COMP[0] if abs(np.max(comp.weights_) - 1 / k) < abs(np.max(bma.weights_) - 1 / k) else l5.COMP[1]
+    return (
+        l5.COMP[0] if abs(np.max(comp.weights_) - 1 / k) < abs(np.max(bma.weights_) - 1 / k) else l5.COMP[1]
+    )
 
 
 def _credal_determinacy(n, eps):
     from credal_core.aode import CredalBMAAODE
+
     _, _, X, y, rows = _aode_models(n)
     test = np.setdiff1d(np.arange(len(X)), rows)
     dom = CredalBMAAODE(epsilon=eps).fit(X.iloc[rows], y[rows]).dominance(X.iloc[test])
-    undominated = ~dom.any(axis=1)                # maximality: no class dominates it
+    undominated = ~dom.any(axis=1)  # maximality: no class dominates it
     return float(np.mean(undominated.sum(axis=1) == 1))
 
 
 def _eps_word(p):
     from app_support.lessons import lesson_ensembles as l5
-    return _compare(_credal_determinacy(p["n"], p["eps"]), _credal_determinacy(p["n"], p["eps2"]), l5.DIRECTION)
+
+    return _compare(
+        _credal_determinacy(p["n"], p["eps"]), _credal_determinacy(p["n"], p["eps2"]), l5.DIRECTION
+    )
 
 
 def laplace_threshold(p, features=(0, 1), factor=1):
     """004's threshold by its definition: the root of R_b(s) = 1 (brentq), ĉ the Laplace NBC's class."""
     n = np.array([p["n_c"], p["n_not"]], float) * factor
     counts = np.array([[p["counts_c"][j], p["counts_not"][j]] for j in features], float) * factor
-    scores = [np.log((n[c] + 1) / (n.sum() + 2)) + np.log((counts[:, c] + 1) / (n[c] + 2)).sum() for c in (0, 1)]
+    scores = [
+        np.log((n[c] + 1) / (n.sum() + 2)) + np.log((counts[:, c] + 1) / (n[c] + 2)).sum() for c in (0, 1)
+    ]
     top, b = (0, 1) if scores[0] > scores[1] else (1, 0)
 
     def log_r(s):
@@ -377,25 +428,30 @@ def laplace_threshold(p, features=(0, 1), factor=1):
 
 def _scaled_word(p):
     from app_support.lessons import lesson_selection as l6
+
     return _compare(laplace_threshold(p), laplace_threshold(p, factor=p["factor2"]), l6.MORE)
 
 
 def _which_word(p):
     from app_support.lessons import lesson_selection as l6
+
     return l6.WHICH[0] if laplace_threshold(p, (0,)) > laplace_threshold(p) else l6.WHICH[1]
 
 
 def _above_word(p):
     from app_support.lessons import lesson_selection as l6
+
     return l6.ABOVE[0] if laplace_threshold(p) > 1 else l6.ABOVE[1]
 
 
-SOLVERS.update({
-    "ensembles.aode.weight": lambda p: 1 / _aode_models(p["n"])[2].shape[1],
-    "ensembles.bma.concentration": _bma_word,
-    "ensembles.compression.spread": _comp_word,
-    "ensembles.credal.epsilon": _eps_word,
-    "selection.threshold.size": _above_word,
-    "selection.threshold.more-data": _scaled_word,
-    "selection.which-robust": _which_word,
-})
+SOLVERS.update(
+    {
+        "ensembles.aode.weight": lambda p: 1 / _aode_models(p["n"])[2].shape[1],
+        "ensembles.bma.concentration": _bma_word,
+        "ensembles.compression.spread": _comp_word,
+        "ensembles.credal.epsilon": _eps_word,
+        "selection.threshold.size": _above_word,
+        "selection.threshold.more-data": _scaled_word,
+        "selection.which-robust": _which_word,
+    }
+)

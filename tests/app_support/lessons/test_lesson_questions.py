@@ -1,17 +1,18 @@
 """Every lesson question: the same seed gives the same question, seeds vary the numbers, the right answer
 is graded right and others wrong, the right answer agrees with an independent route (brute force or
 another part of the core), malformed numbers get "enter a number", and everything is JSON-able."""
+
 from __future__ import annotations
 
 import json
 import math
 
 import pytest
+from _depth import cases  # noqa: I001
+from independent import SOLVERS  # puts tests/ on the path too
 
 from app_support.lessons.catalogue import lessons
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, NUMBER, RIGHT, WRONG
-from independent import SOLVERS   # puts tests/ on the path too
-from _depth import cases  # noqa: I001
 
 STEPS = [(lesson.id, step) for lesson in lessons() for step in lesson.steps]
 IDS = [f"{lesson_id}/{step.id}" for lesson_id, step in STEPS]
@@ -91,14 +92,18 @@ def test_a_number_question_asks_for_a_number(lesson_id, step, typed):
 
 def test_numbers_are_read_in_the_usual_spellings():
     from app_support.lessons.model import parse_number
+
     assert parse_number(" 0,25 ") == 0.25
     assert parse_number("−1.5") == -1.5
     assert parse_number("23 %", percent=True) == 23.0
     assert parse_number("23%") is None
 
 
-@pytest.mark.parametrize(("lesson_id", "step"), [s for s in STEPS if s[1].question.kind != NUMBER],
-                         ids=[i for i, s in zip(IDS, STEPS) if s[1].question.kind != NUMBER])
+@pytest.mark.parametrize(
+    ("lesson_id", "step"),
+    [s for s in STEPS if s[1].question.kind != NUMBER],
+    ids=[i for i, s in zip(IDS, STEPS) if s[1].question.kind != NUMBER],
+)
 def test_an_unreadable_choice_is_not_graded(lesson_id, step):
     question = step.question.generate(0)
     for answer in (None, [], "no such option", ["nope"]):
