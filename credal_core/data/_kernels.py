@@ -1,7 +1,7 @@
 """Compiled loops of the data layer (numba through :mod:`credal_core._compiled`), numpy kept.
 
 :func:`integer_ranges` and :func:`integer_codes` code an integer matrix into each column's sorted
-distinct values, as ``counts._factorize_integer_matrix``'s numpy path does (a presence flag per
+distinct values, as ``encoding._factorize_integer_matrix``'s numpy path does (a presence flag per
 value slot, a rank among the present slots): integer operations only, so both paths give the same
 codes and values.  One pass over the rows for the ranges and two for the flags and the codes, against
 about ten whole-array numpy passes (and their temporaries).  :func:`count_cells` adds the
