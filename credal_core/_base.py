@@ -17,7 +17,9 @@
   missing in every row and set ``tables_``, ``classes_``, ``n_features_in_``, ``feature_names_in_``,
   ``class_count_``, ``feature_count_``.  A family that needs the training rows themselves (pair
   counts, a tree) sets the class attribute ``_needs_training_codes = True`` and then receives
-  ``codes`` (n, m) — exactly ``tables.encode(X)`` — and ``y_codes`` (n,), positions in ``classes_``.
+  ``codes`` (n, m) — exactly ``tables.encode(X)`` — and ``y_codes`` (n,), positions in ``classes_``;
+  one that needs the table itself (column dtypes: the threshold selector) also sets
+  ``_needs_training_input = True`` and receives the keyword ``X`` as given to ``fit``.
   If the hook raises, the estimator is left unfitted.
 * ``_joint_log_likelihood(codes)`` -> (C, n): ``log P(c, x)`` up to a per-row constant; ``predict``
   is its argmax and ``predict_proba`` / ``predict_log_proba`` its normalisation (a family that
@@ -183,6 +185,7 @@ class CategoricalClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {}
     _needs_training_codes = False         # True: _fit_tables also receives the encoded training rows
+    _needs_training_input = False         # True: ... and ``X`` as given to fit (keyword ``X``)
     _has_joint_log_likelihood = True      # False: no predict_proba / joint_log_likelihood_codes
 
     # --- parameters ---------------------------------------------------------------------------
@@ -236,7 +239,8 @@ class CategoricalClassifier(ClassifierMixin, BaseEstimator):
             n = int(tables.class_counts.sum())
             raise ValueError(f"y has only one class ({tables.classes[0]!r}) in {n} sample(s); a "
                              "classifier needs at least two classes")
-        return self._set_tables(tables, codes, y_codes)
+        shared = {"X": X} if self._needs_training_input else {}
+        return self._set_tables(tables, codes, y_codes, **shared)
 
     def _set_tables(self, tables: CountTables, codes=None, y_codes=None, *, warn: bool = True, **shared):
         """Adopt ``tables`` (warning about features missing everywhere, unless ``warn`` is false),

@@ -18,13 +18,15 @@ re-exported here.
 from __future__ import annotations
 
 import numbers
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.counts import as_frame, check_categories_policy, check_labels, declared_classes
+from .._base import CATEGORIES_CONSTRAINT, CategoricalClassifier
+from ..data.counts import as_frame
 from ..naive.naive_bayes import NaiveBayes
 from .encoded import EncodedData, class_values, resolve_features
 from .plane import (
@@ -47,7 +49,7 @@ DEFAULT_K_GRID = tuple(range(2, 21))          # 004 Fig. 3 varies k from 2 to 20
 TRAINING_THRESHOLDS = ("resubstitution", "cross_validation")
 
 
-class ThresholdSelector(ClassifierMixin, BaseEstimator):
+class ThresholdSelector(CategoricalClassifier):
     r"""Dynamic selection between two naive Bayes classifiers on the threshold plane (paper 004).
 
     C1 and C2 are Laplace-smoothed naive Bayes classifiers (:class:`NaiveBayes` with
@@ -155,41 +157,39 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.categories = categories
 
-    # -- validation
-    def _validate_params(self):
-        if self.distance not in DISTANCES:
-            raise ValueError(f"distance must be one of {DISTANCES}; got {self.distance!r}")
-        if self.training_thresholds not in TRAINING_THRESHOLDS:
-            raise ValueError(f"training_thresholds must be one of {TRAINING_THRESHOLDS}; "
-                             f"got {self.training_thresholds!r}")
-        if not _is_count(self.n_folds, 2):
-            raise ValueError(f"n_folds must be an integer >= 2; got {self.n_folds!r}")
-        if self.k != "cv" and not _is_count(self.k, 1):
-            raise ValueError(f"k must be a positive integer or 'cv'; got {self.k!r}")
-        grid = tuple(self.k_grid)
+    _needs_training_codes = True           # the class codes of the training rows
+    _needs_training_input = True           # and the table itself: its columns, their dtypes
+    _has_joint_log_likelihood = False      # a selection, not a probability model: predict only
+    _parameter_constraints = {
+        "features_1": "no_validation", "features_2": "no_validation",     # resolved against X at fit
+        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"cv"})],
+        "distance": [StrOptions(set(DISTANCES))],
+        "k_grid": "no_validation",                                         # its items: _check_params
+        "training_thresholds": [StrOptions(set(TRAINING_THRESHOLDS))],
+        "n_folds": [Interval(Integral, 2, None, closed="left")],
+        "random_state": [Interval(Integral, 0, None, closed="left")],    # the seed of the folds
+        "categories": CATEGORIES_CONSTRAINT,
+    }
+
+    def _check_params(self):
+        grid = tuple(self.k_grid) if np.iterable(self.k_grid) else ()
         if not grid or not all(_is_count(k, 1) for k in grid):
             raise ValueError(f"k_grid must be a non-empty list of positive integers; got {self.k_grid!r}")
-        if not _is_count(self.random_state, 0):
-            raise ValueError(f"random_state must be a non-negative integer (the seed of the folds); "
-                             f"got {self.random_state!r}")
-        check_categories_policy(self.categories)
         if (self.features_1 is None) != (self.features_2 is None):
             raise ValueError("give both features_1 and features_2, or neither (then SFS chooses them)")
 
-    # -- fitting
-    def fit(self, X, y, classes=None):
+    # -- fitting (``fit`` is the base's: the class rule, counts, ``classes_``; then this hook)
+    def _fit_tables(self, tables, codes=None, y_codes=None, X=None):
         """Fit C1 and C2, place the training instances on the threshold plane, and fix ``k``.
 
-        ``classes`` declares the class labels (a declared class without training rows stays a class
-        of C1 and C2: JNCC2's convention).  Missing values (NaN / None / pandas NA) are missing at
-        random: counted per feature over the rows where it is present, and left out of an
-        instance's naive product and of its critical threshold (computed over its observed features).
+        Missing values (NaN / None / pandas NA) are missing at random: counted per feature over the
+        rows where it is present, and left out of an instance's naive product and of its critical
+        threshold (computed over its observed features).  Every class of ``classes_`` (declared
+        ones included: JNCC2's convention) is a class of C1 and C2.
         """
-        self._validate_params()
         frame = as_frame(X)
-        labels = check_labels(y, frame.shape[0])
-        declared = declared_classes(y) if classes is None else classes   # a Categorical y declares them
-        data = EncodedData(frame, labels, class_values(frame, labels, declared), categories=self.categories)
+        labels = tables.classes[y_codes]
+        data = EncodedData(frame, labels, tables.classes, categories=self.categories)
         if self.features_1 is None:
             self.sfs_table_ = forward_selection(data, n_folds=self.n_folds, seed=self.random_state)
             cols = [list(s) for s in best_two_subsets(self.sfs_table_)]
@@ -206,9 +206,7 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         # (the counts NaiveBayes.fit makes of these columns, every declared class kept)
         self.classifier_1_, self.classifier_2_ = (NaiveBayes(prior="laplace").fit_counts(m.tables_)
                                                   for m in models)
-        self.classes_ = self.classifier_1_.classes_
         self.training_thresholds_, self.training_correct_ = pairs, correct
-        self.n_features_in_ = frame.shape[1]
         self._columns = list(frame.columns)
         if self.k == "cv":
             grid = np.array(sorted(set(int(k) for k in self.k_grid)))
@@ -221,7 +219,6 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         else:
             self.cv_accuracy_ = None
             self.k_ = int(self.k)
-        return self
 
     # -- prediction
     def _frames(self, X):
@@ -332,13 +329,6 @@ class ThresholdSelector(ClassifierMixin, BaseEstimator):
         return pd.DataFrame({"threshold_1": self.training_thresholds_[:, 0],
                              "threshold_2": self.training_thresholds_[:, 1],
                              "correct_1": c[:, 0], "correct_2": c[:, 1], "outcome": outcome})
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True      # missing values are missing at random
-        return tags
 
 
 def _is_count(value, low: int) -> bool:

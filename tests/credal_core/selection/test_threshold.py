@@ -343,9 +343,9 @@ def test_positions_and_arrays_work_like_names():
     ({"features_1": ["nope"], "features_2": ["f0"]}, "neither a column"),
     ({"features_1": [], "features_2": ["f0"]}, "empty"),
     ({"training_thresholds": "oob"}, "training_thresholds"),
-    ({"random_state": -1}, "random_state must be a non-negative integer"),
-    ({"random_state": 1.5}, "random_state must be a non-negative integer"),
-    ({"random_state": None}, "random_state must be a non-negative integer"),
+    ({"random_state": -1}, r"random_state must be an int in the range \[0, inf\)"),
+    ({"random_state": 1.5}, r"random_state must be an int in the range \[0, inf\)"),
+    ({"random_state": None}, r"random_state must be an int in the range \[0, inf\)"),
 ])
 def test_bad_parameters_raise_clear_errors(kwargs, message):
     X, y, *_ = random_selection_case(3)
@@ -414,3 +414,16 @@ def test_explain_each_k_refuses_a_k_that_is_not_a_count():
     for bad in ([0], [2.5], [], [True]):
         with pytest.raises(ValueError, match="k must be whole numbers"):
             sel.explain_each_k(X_test, bad)
+
+
+def test_the_selector_is_a_categorical_classifier_without_probabilities():
+    """On the one base (issue 23): its fitted attributes and class rule, but no predict_proba (the
+    Compare page scores no Brier loss for a selection)."""
+    from credal_core._base import CategoricalClassifier
+    X, y, X_test, f1, f2 = random_selection_case(5)
+    sel = ThresholdSelector(features_1=f1, features_2=f2).fit(X, y, classes=sorted(set(y)) + ["never"])
+    assert isinstance(sel, CategoricalClassifier)
+    assert "never" in list(sel.classes_) and list(sel.classes_) == list(sel.classifier_1_.classes_)
+    assert sel.n_features_in_ == X.shape[1]
+    for name in ("predict_proba", "predict_log_proba", "joint_log_likelihood_codes"):
+        assert not hasattr(sel, name)
