@@ -29,7 +29,7 @@ of u65 (or of accuracy).  A decision is usually taken when one probability excee
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ class BayesianResult:
     p_rope: float
     p_right: float
     rope: float
-    sample: np.ndarray | None = None
+    sample: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def _pair(x, y, name: str) -> tuple[np.ndarray, np.ndarray]:
