@@ -13,9 +13,9 @@ which set the BMA / COMP weights) multiply probabilities instead, ~1e-14 relativ
 (so those ensembles' verdicts agree between the paths except at margins below that size).
 ``tests/credal_core/aode/test_aode_kernels.py`` runs both paths.
 
-The callers choose the path with :func:`credal_core._compiled.numba_enabled`.  Counting
-(:func:`pair_counts`) writes into the count table itself, whatever its size; the other kernels read
-a class-minor copy of the log table, ``tt[p, q, c] = T[c, p, q]`` (the classes of one cell
+The callers choose the path with :func:`credal_core._compiled.numba_enabled`.  Counting (the pair
+counts of :mod:`credal_core.data.pairs`) writes into the count table itself, whatever its size; the
+kernels here read a class-minor copy of the log table, ``tt[p, q, c] = T[c, p, q]`` (the classes of one cell
 adjacent), made only for tables of at most :data:`KERNEL_MAX_TABLE_BYTES` (larger ones: numpy).
 
 Slot arrays ``idx`` are feature-major (k, n): slot of instance i's value of feature j in the
@@ -29,33 +29,37 @@ import numpy as np
 
 from .._compiled import HELPER_OPTIONS, compiled_kernel
 
-__all__ = ["KERNEL_MAX_TABLE_BYTES", "PRODUCT_FLOOR", "pair_counts", "log_joint_ckn",
+__all__ = ["KERNEL_MAX_TABLE_BYTES", "PRODUCT_FLOOR", "row_joints", "log_joint_ckn",
            "training_log_likelihoods", "log_pooled", "bma_dominance_rows", "comp_dominance_rows"]
 
 # The kernels read a class-minor copy of the log table: only made for tables up to this size.
 KERNEL_MAX_TABLE_BYTES = 64 * 2 ** 20
 
 
-@compiled_kernel
-def pair_counts(idx, y, counts, diag):
-    """Add n(c, p, q) for j < l (p the slot of feature j, q of l, both present) into ``counts``
-    (C, W, W) and n(c, p) into ``diag`` (C, W); the caller mirrors j > l and sets the diagonal.
-    Integer counts held as floats: exact, in any order."""
-    k, n = idx.shape
-    slots = np.empty(k, dtype=np.int64)
-    for i in range(n):
-        c = y[i]
-        for j in range(k):
-            slots[j] = idx[j, i]
-        for j in range(k):
-            p = slots[j]
-            if p < 0:
-                continue
-            diag[c, p] += 1.0
-            for m in range(j + 1, k):
-                q = slots[m]
-                if q >= 0:
-                    counts[c, p, q] += 1.0
+@compiled_kernel(**HELPER_OPTIONS)
+def row_joints(tt, idx, i, slots, parent, acc):
+    """Row ``i``'s SPODE log joints: ``acc[j, c]`` (k, C) = log P(c, a_i | s_j), the one per-row loop
+    of every kernel below.
+
+    ``slots`` (k,) receives the row's slots and ``parent`` (k,) each SPODE's parent slot (0 where
+    missing: that SPODE's values then mean nothing).  Each joint is 0.0 plus its log cells
+    ``tt[parent_j, q_m]`` added over the children m in feature order (a missing child adds nothing),
+    every SPODE at once: the numpy path's operations in its order (see the module doc)."""
+    k = idx.shape[0]
+    n_classes = tt.shape[2]
+    for j in range(k):
+        slots[j] = idx[j, i]
+    for j in range(k):
+        parent[j] = slots[j] if slots[j] >= 0 else 0
+        for c in range(n_classes):
+            acc[j, c] = 0.0
+    for m in range(k):                  # children in feature order, every SPODE at once
+        q = slots[m]
+        if q >= 0:
+            for j in range(k):
+                p = parent[j]
+                for c in range(n_classes):
+                    acc[j, c] += tt[p, q, c]
 
 
 @compiled_kernel
@@ -67,19 +71,7 @@ def log_joint_ckn(tt, idx, out):
     acc = np.empty((k, n_classes))
     parent = np.empty(k, dtype=np.int64)
     for i in range(n):
-        for j in range(k):
-            slots[j] = idx[j, i]
-        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
-            parent[j] = slots[j] if slots[j] >= 0 else 0
-            for c in range(n_classes):
-                acc[j, c] = 0.0
-        for m in range(k):                  # children in feature order, every SPODE at once
-            q = slots[m]
-            if q >= 0:
-                for j in range(k):
-                    cell = tt[parent[j], q]
-                    for c in range(n_classes):
-                        acc[j, c] += cell[c]
+        row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
         for c in range(n_classes):
             for j in range(k):
                 out[c, j, i] = acc[j, c]
@@ -211,19 +203,7 @@ def log_pooled(tt, idx, weights, usable, joint, out, flag):
     w = np.empty(k)
     pooled = np.empty(n_classes)
     for i in range(n):
-        for j in range(k):
-            slots[j] = idx[j, i]
-        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
-            parent[j] = slots[j] if slots[j] >= 0 else 0
-            for c in range(n_classes):
-                acc[j, c] = 0.0
-        for m in range(k):                  # children in feature order, every SPODE at once
-            q = slots[m]
-            if q >= 0:
-                for j in range(k):
-                    cell = tt[parent[j], q]
-                    for c in range(n_classes):
-                        acc[j, c] += cell[c]
+        row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
         wsum = 0.0
         for j in range(k):
             w[j] = weights[j] * (1.0 if usable[j, i] else 0.0)
@@ -292,19 +272,7 @@ def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
     parent = np.empty(k, dtype=np.int64)
     post = np.empty((n_classes, kk))
     for i in range(n):
-        for j in range(k):
-            slots[j] = idx[j, i]
-        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
-            parent[j] = slots[j] if slots[j] >= 0 else 0
-            for c in range(n_classes):
-                acc[j, c] = 0.0
-        for m in range(k):                  # children in feature order, every SPODE at once
-            q = slots[m]
-            if q >= 0:
-                for j in range(k):
-                    cell = tt[parent[j], q]
-                    for c in range(n_classes):
-                        acc[j, c] += cell[c]
+        row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
         used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
         for t in range(kk):
             j = keep[t]
@@ -368,19 +336,7 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     rank = np.empty(n_classes, dtype=np.int64)
     beaten = np.empty(n_classes, dtype=np.bool_)
     for i in range(n):
-        for j in range(k):
-            slots[j] = idx[j, i]
-        for j in range(k):                  # acc[j, c]: SPODE j's log joint (see the module doc)
-            parent[j] = slots[j] if slots[j] >= 0 else 0
-            for c in range(n_classes):
-                acc[j, c] = 0.0
-        for m in range(k):                  # children in feature order, every SPODE at once
-            q = slots[m]
-            if q >= 0:
-                for j in range(k):
-                    cell = tt[parent[j], q]
-                    for c in range(n_classes):
-                        acc[j, c] += cell[c]
+        row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
         used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
         for t in range(kk):
             j = keep[t]
