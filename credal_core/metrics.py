@@ -9,6 +9,11 @@ the utilities are the quadratics through :math:`u(0)=0, u(1/2)=0.65 \text{ or } 
 
 Indicators that average over an empty group (e.g. single accuracy when no prediction is
 determinate) are ``nan``: undefined, not zero.
+
+Set-valued predictions of any kind — credal sets, and conformal prediction sets, which may be empty —
+are also described by their *coverage* (share of sets containing the true class: what a conformal
+predictor guarantees on average, at least :math:`1 - \varepsilon`), *mean set size* and *empty-set
+rate*.  Credal sets are never empty; an empty set is refused unless ``allow_empty=True``.
 """
 from __future__ import annotations
 
@@ -39,13 +44,14 @@ def _true_index(y_true, classes) -> np.ndarray:
         raise ValueError(f"y_true holds a label not among classes: {exc.args[0]!r}") from None
 
 
-def _check_sets(sets, n, n_classes) -> np.ndarray:
+def _check_sets(sets, n, n_classes, allow_empty: bool = False) -> np.ndarray:
     sets = np.asarray(sets)
     if sets.dtype != bool or sets.shape != (n, n_classes):
         raise ValueError(f"sets must be a boolean array of shape ({n}, {n_classes}); got "
                          f"{sets.dtype} {sets.shape}")
-    if not sets.any(axis=1).all():
-        raise ValueError("a predicted set is empty; credal classifiers never return empty sets")
+    if not allow_empty and not sets.any(axis=1).all():
+        raise ValueError("a predicted set is empty; credal classifiers never return empty sets "
+                         "(conformal sets may be: pass allow_empty=True)")
     return sets
 
 
@@ -65,8 +71,8 @@ def _check_weight(sample_weight, n) -> np.ndarray | None:
     return w
 
 
-def credal_scores(y_true, sets, classes, *, sample_weight=None) -> dict:
-    """The indicators of a credal classifier on labelled instances.
+def credal_scores(y_true, sets, classes, *, sample_weight=None, allow_empty: bool = False) -> dict:
+    """The indicators of a set-valued (credal or conformal) classifier on labelled instances.
 
     Parameters
     ----------
@@ -77,14 +83,18 @@ def credal_scores(y_true, sets, classes, *, sample_weight=None) -> dict:
     sample_weight : array-like of shape (n,), optional
         Instance weights, e.g. multiplicities of distinct test instances (the experiment engine
         evaluates each distinct instance once); the result equals that on the repeated instances.
+    allow_empty : bool, default=False
+        Accept empty sets (conformal prediction sets): they count as wrong (discounted accuracy,
+        u65, u80 of 0), as neither determinate nor indeterminate.
 
     Returns
     -------
     dict
         ``determinacy`` (share of single-class predictions), ``single_accuracy`` (accuracy on
-        them), ``set_accuracy`` (share of indeterminate sets containing the truth),
-        ``indeterminate_size`` (mean size of indeterminate sets), ``discounted_accuracy``,
-        ``u65``, ``u80`` (means over all instances).
+        them), ``set_accuracy`` (share of indeterminate sets — two classes or more — containing the
+        truth), ``indeterminate_size`` (mean size of indeterminate sets), ``discounted_accuracy``,
+        ``u65``, ``u80`` (means over all instances), ``coverage`` (share of sets containing the
+        truth), ``mean_set_size`` (mean size of all sets) and ``empty_set_rate`` (share of empty sets).
 
     Examples
     --------
@@ -95,39 +105,44 @@ def credal_scores(y_true, sets, classes, *, sample_weight=None) -> dict:
     (0.667, 0.5, 0.55)
     """
     truth = _true_index(y_true, classes)
-    sets = _check_sets(sets, truth.size, len(classes))
+    sets = _check_sets(sets, truth.size, len(classes), allow_empty)
     w = _check_weight(sample_weight, truth.size)
     size = sets.sum(axis=1)
     hit = sets[np.arange(truth.size), truth].astype(float)
     single = size == 1
-    x = np.where(hit > 0, 1.0 / size, 0.0)
+    several = size >= 2
+    x = np.where(hit > 0, 1.0 / np.maximum(size, 1), 0.0)
     everyone = np.ones(truth.size, dtype=bool)
     return {
         "determinacy": _mean(single.astype(float), everyone, w),
         "single_accuracy": _mean(hit, single, w),
-        "set_accuracy": _mean(hit, ~single, w),
-        "indeterminate_size": _mean(size.astype(float), ~single, w),
+        "set_accuracy": _mean(hit, several, w),
+        "indeterminate_size": _mean(size.astype(float), several, w),
         "discounted_accuracy": _mean(x, everyone, w),
         "u65": _mean(u65(x), everyone, w),
         "u80": _mean(u80(x), everyone, w),
+        "coverage": _mean(hit, everyone, w),
+        "mean_set_size": _mean(size.astype(float), everyone, w),
+        "empty_set_rate": _mean((size == 0).astype(float), everyone, w),
     }
 
 
-def precise_accuracy_split(y_true, y_precise, sets, classes, *, sample_weight=None) -> dict:
+def precise_accuracy_split(y_true, y_precise, sets, classes, *, sample_weight=None,
+                           allow_empty: bool = False) -> dict:
     """Accuracy of the precise counterpart where the credal classifier is determinate / not.
 
     ``accuracy_indeterminate`` is NBC-I of paper 000 §5 when ``y_precise`` are the NBC's labels:
     a large drop from ``accuracy_determinate`` means the credal classifier isolates the instances
-    that are hard for the precise one.
+    that are hard for the precise one.  With ``allow_empty`` an empty set is in neither group.
     """
     truth = _true_index(y_true, classes)
-    sets = _check_sets(sets, truth.size, len(classes))
+    sets = _check_sets(sets, truth.size, len(classes), allow_empty)
     w = _check_weight(sample_weight, truth.size)
     correct = (_true_index(y_precise, classes) == truth).astype(float)
     single = sets.sum(axis=1) == 1
     return {"accuracy": _mean(correct, np.ones(truth.size, dtype=bool), w),
             "accuracy_determinate": _mean(correct, single, w),
-            "accuracy_indeterminate": _mean(correct, ~single, w)}
+            "accuracy_indeterminate": _mean(correct, sets.sum(axis=1) >= 2, w)}
 
 
 def brier_loss(y_true, proba, classes, *, kind: str = "true_class") -> float:

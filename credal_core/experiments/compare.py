@@ -20,11 +20,12 @@ from ..data.preparation import Preparation
 from ..metrics import brier_loss, credal_scores, precise_accuracy_split
 from .engine import FoldTask, make_splits, run_folds, summarise
 
-__all__ = ["ClassifierSpec", "DEFAULT_CLASSIFIERS", "available_classifiers", "compare_classifiers",
-           "summarise_comparison", "COMPARISON_INDICATORS"]
+__all__ = ["ClassifierSpec", "DEFAULT_CLASSIFIERS", "CONFORMAL_CLASSIFIERS", "available_classifiers",
+           "compare_classifiers", "summarise_comparison", "COMPARISON_INDICATORS"]
 
 COMPARISON_INDICATORS = ("accuracy", "brier", "determinacy", "single_accuracy", "set_accuracy",
-                         "indeterminate_size", "discounted_accuracy", "u65", "u80", "nbc_i")
+                         "indeterminate_size", "discounted_accuracy", "u65", "u80", "nbc_i",
+                         "coverage", "mean_set_size", "empty_set_rate")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,14 @@ DEFAULT_CLASSIFIERS = (
     ClassifierSpec("COMP-AODE*", "CredalCompAODE", {"epsilon": 0.01}),
     ClassifierSpec("Selector (004)", "ThresholdSelector"),
 )
+
+# The conformal baselines (credal_core.conformal; not in the default comparison): split and Mondrian
+# (class-conditional) sets at significance 0.1 over the NBC's and the AODE's probabilities.
+CONFORMAL_CLASSIFIERS = tuple(
+    ClassifierSpec(label, "credal_core.conformal:ConformalClassifier",
+                   {"base": base, "mondrian": mondrian, "significance": 0.1})
+    for label, base, mondrian in (("conformal-NBC", "nbc", False), ("Mondrian-NBC", "nbc", True),
+                                  ("conformal-AODE", "aode", False), ("Mondrian-AODE", "aode", True)))
 
 
 def available_classifiers(specs: Sequence[ClassifierSpec] = DEFAULT_CLASSIFIERS) -> list[ClassifierSpec]:
@@ -143,8 +152,10 @@ def _score(spec: ClassifierSpec, X_train, y_train, X_test, y_test, classes, ncc_
         row["brier"] = brier_loss(y_test, proba, classes)
     if hasattr(model, "predict_set"):
         sets = _expand(np.asarray(model.predict_set(X_test)), have, classes)
-        row.update(credal_scores(y_test, sets, classes))
-        row["nbc_i"] = precise_accuracy_split(y_test, labels, sets, classes)["accuracy_indeterminate"]
+        empty = getattr(model, "_may_return_empty_sets", False)         # conformal sets may be empty
+        row.update(credal_scores(y_test, sets, classes, allow_empty=empty))
+        row["nbc_i"] = precise_accuracy_split(y_test, labels, sets, classes,
+                                              allow_empty=empty)["accuracy_indeterminate"]
     else:
         singles = _expand(np.eye(have.size, dtype=bool)[_positions(labels, have)], have, classes)
         row.update(credal_scores(y_test, singles, classes))
