@@ -1,0 +1,224 @@
+"""One lesson step on the page — the text, the "predict first" question, Check, the verdict, the live
+widget beside its figure, the link into the full page, Back / Next — for self-study and for a class.
+
+:func:`render_step` is the lessons' step rendering with hooks (:class:`Hooks`): a class limits the steps
+a student may open (``max_step``), receives each answer checked (``on_answer``) and each student's own
+experiment result (``on_experiment``), and holds the verdict until the teacher's reveal
+(``hold_verdict`` / ``revealed``).  With the default hooks it renders a step as the Lessons page does.
+"""
+from __future__ import annotations
+
+import secrets
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from app_support.lessons.catalogue import lessons
+from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT, Verdict
+
+__all__ = ["Hooks", "render_step", "go", "session_seed", "PAGES"]
+
+KEY = "lsn_"
+PAGES = {
+    "home": ("pages/home.py", "Home"),
+    "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
+    "intervals_vs_n": ("pages/intervals_vs_n.py", "Intervals vs N"),
+    "missing_values": ("pages/missing_values.py", "Missing values"),
+    "aode_weights": ("pages/aode_weights.py", "AODE compression weights"),
+    "classifier_selection": ("pages/classifier_selection.py", "Classifier selection"),
+    "determinacy_curves": ("pages/determinacy_curves.py", "Determinacy curves"),
+}
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """How a step behaves beyond self-study.
+
+    Attributes
+    ----------
+    link : callable
+        ``link(step)`` → the query parameters of another step (0-based) of the same lesson.
+    end : tuple or None
+        (label, query parameters) of the button after the last step (None: no button).
+    max_step : int or None
+        The last step that may be opened (0-based); Next stops there.  None: every step.
+    locked_note : str
+        Said beside the disabled Next at ``max_step``.
+    on_answer : callable or None
+        ``on_answer(question_id, answer, verdict)`` after each readable answer checked.
+    on_experiment : callable or None
+        ``on_experiment(step, value)`` with this student's own experiment result; given, the experiment
+        runs when the step opens (not after the answer) on ``experiment_seed``.
+    experiment_seed : int or None
+        The seed of the student's own sample (default: the question's seed).
+    hold_verdict : bool
+        A class: Check records the answer and the verdict waits for ``revealed`` (no "Show the answer").
+    revealed : bool
+        With ``hold_verdict``: the teacher has revealed this step's answer (answers are closed).
+    after_verdict : callable or None
+        Called inside the question's box once the verdict shows (the class's distribution).
+    """
+
+    link: Callable[[int], dict]
+    end: tuple | None = None
+    max_step: int | None = None
+    locked_note: str = ""
+    on_answer: Callable[[str, object, Verdict], None] | None = None
+    on_experiment: Callable[[int, float], None] | None = None
+    experiment_seed: int | None = None
+    hold_verdict: bool = False
+    revealed: bool = False
+    after_verdict: Callable[[], None] | None = None
+
+
+def go(params: dict | None) -> None:
+    """Open another step (or the list): new query parameters, then a rerun."""
+    st.query_params.from_dict(params or {})
+
+
+def session_seed() -> int:
+    """This browser session's seed (its own numbers), drawn once."""
+    if KEY + "seed" not in st.session_state:
+        st.session_state[KEY + "seed"] = secrets.randbelow(10**6)
+    return st.session_state[KEY + "seed"]
+
+
+def answer_input(question, key: str, disabled: bool = False):
+    if question.kind == CHOICE:
+        return st.radio("Your prediction", question.options, index=None, key=key, disabled=disabled)
+    if question.kind == CLASSES:
+        return st.pills("Your prediction: the classes returned", question.options, selection_mode="multi",
+                        key=key, disabled=disabled)
+    return st.text_input("Your prediction" + (" (in %)" if question.unit == "%" else ""), key=key,
+                         placeholder="a number, e.g. 0.25", disabled=disabled)
+
+
+def full_page_link(page: str, label: str, query: dict) -> None:
+    """A link into the full page (through the app's navigation; a plain link when this page runs alone)."""
+    try:
+        st.page_link(page, label=f"Open {label} at these values", icon=":material/open_in_new:",
+                     query_params=query)
+    except StreamlitPageNotFoundError:
+        url = "/" + Path(page).stem + ("?" + urllib.parse.urlencode(query) if query else "")
+        st.markdown(f"[Open {label} at these values]({url})")
+
+
+def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks | None, key: str) -> None:
+    cached = st.session_state.get(key + "exp")
+    if cached is None or cached[0] != seed:
+        cached = (seed, float(step.experiment.run(params, seed)))
+        st.session_state[key + "exp"] = cached
+        if hooks is not None and hooks.on_experiment is not None:
+            hooks.on_experiment(index, cached[1])
+    st.metric(f"Your own experiment: {step.experiment.label}", f"{cached[1]:.3f}",
+              help="From your own random sample (this session's seed); classmates get other numbers from "
+                   "the same truth.")
+
+
+def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks | None) -> None:
+    """The step's widget beside its figure, and the link into the full page at the same parameters."""
+    widget = step.widget
+    left, right = st.columns([1, 2])
+    with left:
+        if widget.kind == "toggle":
+            value = st.toggle(widget.label, value=bool(params.get(widget.name, True)), key=key + "w",
+                              help=widget.help or None)
+        else:
+            start = min(max(float(params.get(widget.name, widget.lo)), widget.lo), widget.hi)
+            value = st.slider(widget.label, float(widget.lo), float(widget.hi), start,
+                              step=float(widget.step), key=key + "w", help=widget.help or None)
+        shown = {**params, widget.name: value}
+        page, label = PAGES[step.page]
+        full_page_link(page, label, step.link(shown))
+        if step.experiment is not None and (hooks is None or hooks.on_experiment is None):
+            _experiment(step, index, shown, seed, hooks, key)
+    right.plotly_chart(step.figure(shown), key=key + "fig")
+
+
+def _show_verdict(verdict: Verdict, shown: bool) -> None:
+    if verdict.status == INVALID:
+        st.warning(verdict.message)
+    elif shown:
+        st.info(f"The answer: {verdict.message.split(': ', 1)[-1]}")
+    elif verdict.status == RIGHT:
+        st.success(verdict.message)
+    else:
+        st.error(verdict.message)
+    if verdict.status != INVALID:
+        st.markdown(verdict.explanation)
+
+
+def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
+    """The question, its answer and Check; returns the verdict to show (None: none yet)."""
+    held = hooks.hold_verdict
+    closed = held and hooks.revealed
+    with st.container(border=True):
+        st.markdown("**Predict first.** " + question.prompt)
+        answer = answer_input(question, key + "answer", disabled=closed)
+        check, reveal = st.columns(2)
+        if check.button("Check", key=key + "check", type="primary", disabled=closed):
+            verdict = step.question.grade(question, answer)
+            st.session_state[key + "verdict"] = verdict
+            if verdict.status != INVALID and hooks.on_answer is not None:
+                hooks.on_answer(question.id, answer, verdict)
+        if not held and reveal.button("Show the answer", key=key + "reveal"):
+            right = step.question.solve(question.params)
+            st.session_state[key + "verdict"] = step.question.grade(
+                question, list(right) if question.kind == CLASSES else right)
+            st.session_state[key + "shown"] = True
+        verdict = st.session_state.get(key + "verdict")
+        if held and not hooks.revealed:
+            if verdict is not None and verdict.status == INVALID:
+                st.warning(verdict.message)
+            elif verdict is not None:
+                st.info("Your answer is in. You can change it until your teacher reveals the answer.")
+            else:
+                st.caption("Your teacher reveals the answer when the class has answered.")
+            return None
+        if held and (verdict is None or verdict.status == INVALID):   # revealed: no answer from here
+            right = step.question.solve(question.params)
+            verdict = step.question.grade(question, list(right) if question.kind == CLASSES else right)
+            st.session_state[key + "shown"] = True
+        if verdict is not None:
+            _show_verdict(verdict, bool(st.session_state.get(key + "shown")))
+            if verdict.status != INVALID and hooks.after_verdict is not None:
+                hooks.after_verdict()
+    return verdict
+
+
+def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
+    """Render step ``index`` (0-based) of ``lesson`` with its question generated from ``seed``."""
+    number = [item.id for item in lessons()].index(lesson.id) + 1
+    step = lesson.steps[index]
+    st.caption(f"Lesson {number} · {lesson.title} · step {index + 1} of {len(lesson.steps)}")
+    st.progress((index + 1) / len(lesson.steps))
+    st.header(step.title)
+    st.markdown(step.text)
+    if step.formula:
+        st.latex(step.formula)
+    question = step.question.generate(seed)
+    key = f"{KEY}{lesson.id}_{step.id}_{seed}_"
+    experiment_seed = seed if hooks.experiment_seed is None else hooks.experiment_seed
+    if step.experiment is not None and hooks.on_experiment is not None:
+        _experiment(step, index, question.params, experiment_seed, hooks, key)
+    verdict = _question_box(step, question, key, hooks)
+    if verdict is not None and verdict.status != INVALID:
+        live_view(step, index, question.params, key, experiment_seed, hooks)
+    elif not hooks.hold_verdict:
+        st.caption("Answer (or show the answer) to see the figure and explore it.")
+    last = len(lesson.steps) - 1 if hooks.max_step is None else min(hooks.max_step, len(lesson.steps) - 1)
+    back, note, forward = st.columns([1, 2, 1])
+    back.button("← Back", key=KEY + "back", disabled=index == 0, on_click=go, args=(hooks.link(index - 1),))
+    if index < last:
+        forward.button("Next →", key=KEY + "next", type="primary", on_click=go, args=(hooks.link(index + 1),))
+    elif index + 1 < len(lesson.steps):
+        forward.button("Next →", key=KEY + "next", disabled=True)
+        if hooks.locked_note:
+            note.caption(hooks.locked_note)
+    elif hooks.end is not None:
+        label, params = hooks.end
+        forward.button(label, key=KEY + "next", on_click=go, args=(params,))
