@@ -128,7 +128,7 @@ def teacher_snapshot(code: str, key: str, lesson) -> dict:
     step = logic.visible_step(state.unlocked_step, state.unlocked_step, len(lesson.steps))
     question = logic.question_key(lesson, step)
     snapshot = {"code": code, "version": version, "state": state, "step": step,
-                "summary": store.summary(code, question, key), "joined": len(store.roster(code, key)),
+                "summary": store.summary(code, question, key), "roster": store.roster(code, key),
                 "results": store.results(code, step) if lesson.steps[step].experiment else []}
     st.session_state[KEY + "snapshot"] = snapshot
     return snapshot
@@ -157,7 +157,7 @@ def dashboard(code: str, key: str, lesson) -> None:
     with st.expander("The question, as the students see it, and its answer"):
         st.markdown(question.prompt)
         st.markdown(f"**Answer:** {right if not isinstance(right, float) else f'{right:.4g}'}")
-    joined, answered = snap["joined"], summary.answered
+    joined, answered = len(snap["roster"]), summary.answered
     share = "—" if summary.share_right is None else f"{100 * summary.share_right:.0f} %"
     cols = st.columns(3)
     cols[0].metric("Joined", joined)
@@ -170,6 +170,9 @@ def dashboard(code: str, key: str, lesson) -> None:
               help="Students see the right answer, their verdict and the class's answers.")
     if summary.revealed:
         st.caption("Revealed: students see the right answer and how the class answered.")
+    with st.expander(f"Who joined ({joined})"):
+        names = [name or "(no nickname)" for name in snap["roster"]]
+        st.text("\n".join(names) or "Nobody yet.")          # plain text: a nickname is never markup
     if step.experiment is not None:
         st.markdown(f"**The class's own experiment:** {step.experiment.label}. Each student drew their own "
                     "sample from the same truth.")
@@ -259,11 +262,8 @@ def follow_lecture(code: str, student: str, lesson, step: int) -> None:
             question = logic.question_key(lesson, step)
             if seen is not None and (state.unlocked_step != seen["unlocked"]
                                      or (question in state.revealed) != seen["revealed"]):
-                moved = logic.follow(step, seen["unlocked"], state.unlocked_step, len(lesson.steps))
-                st.session_state.pop(KEY + "seen", None)
-                go(logic.student_link(code, student, moved))
-                st.rerun()
-            seen = {"version": version, "unlocked": state.unlocked_step,
+                st.rerun()                      # the page follows the lecture (see student_view)
+            seen = {**(seen or {}), "version": version, "unlocked": state.unlocked_step,
                     "revealed": question in state.revealed,
                     "results": store.results(code, step) if lesson.steps[step].experiment else []}
             st.session_state[KEY + "seen"] = seen
@@ -286,13 +286,18 @@ def student_view(link: logic.ClassLink) -> None:
         start_view(str(problem))
         return
     lesson = find_lesson(state.lesson_id)
+    before = st.session_state.get(KEY + "seen")
     step = logic.visible_step(link.step, state.unlocked_step, len(lesson.steps))
+    if before is not None and before.get("code") == link.code and before["unlocked"] != state.unlocked_step:
+        step = logic.follow(before.get("step", step), before["unlocked"], state.unlocked_step,
+                            len(lesson.steps))
     if link.step != step:
         go(logic.student_link(link.code, link.student, step))
     show_flash()
     question_id = logic.question_key(lesson, step)
     # what this run showed: the live fragment reruns the page when the class's state moves past it
-    st.session_state[KEY + "seen"] = {"version": state.version, "unlocked": state.unlocked_step,
+    st.session_state[KEY + "seen"] = {"code": link.code, "version": state.version,
+                                      "unlocked": state.unlocked_step,
                                       "revealed": question_id in state.revealed, "step": step,
                                       "results": store.results(link.code, step)
                                       if lesson.steps[step].experiment else []}

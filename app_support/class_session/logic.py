@@ -160,10 +160,21 @@ def tally(question: Question, distribution: Mapping[str, int], right=None) -> Ta
                 values += [value] * int(count)
         return Tally(NUMBER, values=tuple(sorted(values)),
                      right=None if right is None else float(right))
+    readable = {a: int(n) for a, n in distribution.items() if stored_answer(question, _parts(question, a))}
     if question.kind == CHOICE:
         labels = list(question.options)
     else:
-        labels = sorted(distribution, key=lambda a: (len(a.split(", ")), a))
-    labels += [a for a in sorted(distribution) if a not in labels]
-    counts = tuple(int(distribution.get(label, 0)) for label in labels)
-    return Tally(question.kind, tuple(labels), counts, right=right)
+        labels = sorted(readable, key=lambda a: (len(a.split(", ")), a))
+    counts = [readable.get(label, 0) for label in labels]
+    other = sum(int(n) for a, n in distribution.items() if a not in readable)
+    if other:                      # not an answer this question takes: counted, never shown as typed
+        labels.append(OTHER)
+        counts.append(other)
+    return Tally(question.kind, tuple(labels), tuple(counts), right=right)
+
+
+OTHER = "(other)"
+
+
+def _parts(question: Question, answer: str):
+    return answer.split(", ") if question.kind == CLASSES else answer
