@@ -7,9 +7,9 @@ each page's module named after it (``app_support/lessons/glossary.py`` for ``pag
 modules directly in ``app_support/`` are shared by every page: ``page`` (skeleton), ``url_state``,
 ``routing``, ``jobs`` (worker processes, queue, progress bars), ``long_runs`` (Stop button), ``data`` /
 ``cached_samples`` / ``uploads`` (data loading), ``figures`` (figure helpers), ``text``, ``registry``. A
-page uses the shared modules and its own package, never another page's ``model``; a Learn page may show
-an Explore page's figure through that page's ``figures`` module (tests/app_support/test_layout.py checks
-both).
+page uses the shared modules and its own package, never another page's ``model``; the Learn pages (one
+family on the lessons' model) share their support and may show an Explore page's figure through that
+page's ``figures`` module (tests/app_support/test_layout.py checks both).
 """
 from __future__ import annotations
 

@@ -4,8 +4,9 @@
 * the shared modules (directly in ``app_support/``) import no page's support;
 * a page (``pages/<stem>.py`` and ``app_support/<stem>/``) imports the shared modules and its own support
   (its package, or a module named after it: ``app_support/lessons/glossary.py`` for ``pages/glossary.py``),
-  never another page's — except that a Learn page may show an Explore page's figure through that page's
-  ``figures`` module (one builder per figure).
+  never another page's — except on the Learn pages, one family built on the lessons' model (a class
+  session runs lessons): they share their support, and may show an Explore page's figure through that
+  page's ``figures`` module (one builder per figure).
 """
 from __future__ import annotations
 
@@ -110,7 +111,9 @@ def test_a_page_uses_only_the_shared_modules_and_its_own_support(stem):
             other = owner(module)
             if other in (None, stem) or module.rsplit(".", 1)[-1] == stem:
                 continue                          # shared, its package, or a module named after it
-            if learn and page(other).section != "Learn" and module.split(".")[2:3] == ["figures"]:
+            if learn and page(other).section == "Learn":
+                continue                          # the Learn pages are one family on the lessons' model
+            if learn and module.split(".")[2:3] == ["figures"]:
                 continue                          # a Learn page showing an Explore page's figure
             offenders.append(f"{path.relative_to(ROOT)} imports {module}")
     assert offenders == []
