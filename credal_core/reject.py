@@ -144,25 +144,28 @@ def ncc_lower_posterior(model, codes: np.ndarray, target: np.ndarray) -> np.ndar
     d_c, d_r = den[:, c_idx], den[:, r_idx]                                            # (m, n)
     blocked = ((a_c <= 0) & (w > 0)).any(axis=0)
     has_act = w.sum(axis=0) > 0
+    # the rival's factor (N(r,x_j) + σv)/(N_j(r) + σv) is 1 when its count is its total (e.g. no row
+    # of r has feature j): left out, so that 0/0 never appears at v = 0
+    w_r = (w > 0) & (a_r < d_r)
 
     def log_psi(u):
         v = 1 - u
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = (np.log(a_r + sigma * v) - np.log(d_r + sigma * v) + np.log(d_c + sigma * u)
-                     - np.log(np.maximum(a_c, 1e-300)))
+            rival = np.log(a_r + sigma * v) - np.log(d_r + sigma * v)
+            own = np.log(d_c + sigma * u) - np.log(np.maximum(a_c, 1e-300))
             return (np.log(n_r + sigma * v) - np.log(n_c + sigma * u)
-                    + np.where(w > 0, terms, 0.0).sum(axis=0))
+                    + np.where(w_r, rival, 0.0).sum(axis=0) + np.where(w > 0, own, 0.0).sum(axis=0))
 
     def minus_slope(u, rows):
         v = 1 - u
-        on = w[:, rows] > 0
+        on, on_r = w[:, rows] > 0, w_r[:, rows]
         with np.errstate(divide="ignore", invalid="ignore"):
             br, bd = a_r[:, rows] + sigma * v, d_r[:, rows] + sigma * v
             bc = d_c[:, rows] + sigma * u
             er, ec = n_r[rows] + sigma * v, n_c[rows] + sigma * u
-            value = (1 / er + np.where(on, 1 / br - 1 / bd, 0.0).sum(axis=0)
+            value = (1 / er + np.where(on_r, 1 / br - 1 / bd, 0.0).sum(axis=0)
                      + 1 / ec - np.where(on, 1 / bc, 0.0).sum(axis=0))
-            slope = (1 / er ** 2 + np.where(on, 1 / br ** 2 - 1 / bd ** 2, 0.0).sum(axis=0)
+            slope = (1 / er ** 2 + np.where(on_r, 1 / br ** 2 - 1 / bd ** 2, 0.0).sum(axis=0)
                      - 1 / ec ** 2 + np.where(on, 1 / bc ** 2, 0.0).sum(axis=0))
         return sigma * value, sigma ** 2 * slope          # -(log psi)' and its derivative (>= 0)
 

@@ -14,8 +14,8 @@ from credal_core.tree import CredalDecisionTree
 from tests._depth import cases
 
 
-def small_data(rng, n_classes=2, missing=0.0):
-    n, m = rng.integers(6, 25), rng.integers(1, 4)
+def small_data(rng, n_classes=2, missing=0.0, max_features=3):
+    n, m = rng.integers(6, 25), rng.integers(1, max_features + 1)
     y = rng.integers(0, n_classes, n)
     y[:n_classes] = np.arange(n_classes)
     X = (y[:, None] + rng.integers(0, 2, (n, m)) * rng.integers(0, 3, (n, m))) % 3
@@ -25,7 +25,7 @@ def small_data(rng, n_classes=2, missing=0.0):
     return X, y
 
 
-def ncc_lower_by_optimiser(model, x_codes, c, starts=6, seed=0):
+def ncc_lower_by_optimiser(model, x_codes, c, starts=4, seed=0):
     """min over Zaffalon's full prior set (class and feature masses) of P(c | x), by SLSQP."""
     t = model.tables_
     s, eps = float(model.s), float(model.epsilon)
@@ -67,13 +67,24 @@ def ncc_lower_by_optimiser(model, x_codes, c, starts=6, seed=0):
 
 
 @pytest.mark.parametrize("epsilon,missing", [(0.0, 0.0), (0.0, 0.2), (0.3, 0.1)])
-def test_ncc_lower_posterior_equals_the_optimiser_over_the_prior_set(epsilon, missing):
+def test_ncc_lower_posterior_equals_the_optimiser_over_the_prior_set(epsilon, missing, monkeypatch):
+    import credal_core.reject as reject_module
+
+    interior = []                                   # rows whose maximiser is inside (0, 1): the root branch
+    root = reject_module.increasing_root
+    monkeypatch.setattr(reject_module, "increasing_root",
+                        lambda f, lo, hi, **k: interior.append(lo.size) or root(f, lo, hi, **k))
     rng = np.random.default_rng(int(epsilon * 10) + int(missing * 100))
-    for _ in range(cases(25)):
-        X, y = small_data(rng, 2, missing)
+    for _ in range(cases(12)):
+        n, m = int(rng.integers(4, 12)), int(rng.integers(1, 4))
+        y = rng.integers(0, 2, n)
+        y[:2] = [0, 1]
+        X = pd.DataFrame(rng.integers(0, 2, (n, m)).astype(float), columns=[f"f{j}" for j in range(m)])
+        if missing:
+            X = X.mask(rng.random(X.shape) < missing)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = NCC(s=float(rng.choice([0.5, 1.0, 2.0])), epsilon=epsilon).fit(X, y)
+            model = NCC(s=float(rng.choice([1.0, 3.0, 10.0])), epsilon=epsilon).fit(X, y)
         row = X.iloc[[int(rng.integers(len(X)))]]
         codes = model.encode(row)[0]
         for c in range(2):
@@ -82,6 +93,7 @@ def test_ncc_lower_posterior_equals_the_optimiser_over_the_prior_set(epsilon, mi
             assert got <= want + 1e-9
             assert got == pytest.approx(want, abs=1e-6)
             assert got <= model.predict_proba(row)[0, c] + 1e-12   # Perks' prior is in the set
+    assert sum(interior) >= cases(12) // 3
 
 
 def test_ncc_more_than_two_classes_is_nan():
