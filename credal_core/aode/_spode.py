@@ -40,7 +40,12 @@ of block ``(j, j)`` holds :math:`\log P(c, a_j)`.  So :math:`\log P(c, \mathbf a
 \sum_l T[c, \mathrm{idx}_j, \mathrm{idx}_l]`: memory O(l k² v²), learning O(n k²), one SPODE
 posterior O(l k) (001 Table 1).  Prediction evaluates that sum for every (c, j) at once by
 gathering the k² cells of each instance and adding them over l in feature order.  The pair counts
-are symmetric, :math:`n(c, p, q) = n(c, q, p)`, so learning counts the pairs j < l only and mirrors.
+:math:`n(c, p, q)` are :func:`credal_core.data.pairs.pair_counts` (symmetric: the pairs j < l are
+counted and mirrored).
+
+**Sharing.**  Estimators of the family fitted on the same rows with the same estimator and
+``categories`` can share one :class:`SpodeTables` (:meth:`SpodeTables.from_data`, then each
+estimator's ``fit_spodes``); nothing is shared behind the estimators' backs.
 
 With numba installed (and ``CREDAL_NUMBA`` not 0), counting, the joints, the in-sample
 log-likelihoods, the pool and the dominance tests run as compiled row-by-row loops with the same
