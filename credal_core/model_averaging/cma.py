@@ -126,6 +126,15 @@ class CMA(CredalClassifierMixin, BMANaive):
         in (0, 1/2].  ``t_min = 0.5`` is BMA.
     categories : {"seen", "declared"} or list of lists, default="seen"
 
+    Attributes
+    ----------
+    form_ : ProductForm — per-feature constants of the product form.
+    inclusion_probability_ : ndarray (m,) — BMA's posterior probability that each feature is in the
+        model, at t = 1/2.
+    inclusion_interval_ : ndarray (m, 2) — its lower and upper values over the credal set
+        (:math:`t L^C_j/(t L^C_j + (1-t) L^0_j)` grows with t: the ends are at :math:`t_{\min}` and
+        :math:`1-t_{\min}`).
+
     References
     ----------
     Corani, G. and Zaffalon, M. (2008). Credal model averaging: an extension of Bayesian model
@@ -148,6 +157,12 @@ class CMA(CredalClassifierMixin, BMANaive):
         self.s = s
         self.t_min = t_min
         self.categories = categories
+
+    def _fit_tables(self, tables, codes=None, y_codes=None):
+        super()._fit_tables(tables, codes, y_codes)
+        lo = self.form_.subset_log_posterior(float(self.t_min))
+        hi = self.form_.subset_log_posterior(1.0 - float(self.t_min))
+        self.inclusion_interval_ = np.exp(np.column_stack([lo, hi]))
 
     @property
     def t(self):

@@ -96,6 +96,26 @@ def test_cma_minimum_ratio_and_lower_posterior_at_the_extreme_priors(missing):
     assert checked > cases(40)
 
 
+def test_inclusion_interval_against_the_subsets():
+    rng = np.random.default_rng(8)
+    for _ in range(cases(20)):
+        X, y, x, n_values, C = random_case(rng, 0.1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = CMA(t_min=0.2).fit(frame(X), y, classes=list(range(C)))
+        ref = SubsetAverage(X, y, x, n_values, C, 1.0)
+        subsets = np.array(ref.subsets)
+        for j in range(len(n_values)):
+            values = []
+            for t in ref.vertices(0.2, 0.8):
+                logp = (subsets * np.log(t) + (1 - subsets) * np.log1p(-t)).sum(axis=1) + ref.log_marg
+                w = np.exp(logp - logp.max())
+                values.append(w[subsets[:, j] == 1].sum() / w.sum())
+            assert model.inclusion_interval_[j] == pytest.approx([min(values), max(values)], abs=1e-10)
+        assert np.all(model.inclusion_interval_[:, 0] <= model.inclusion_probability_ + 1e-15)
+        assert np.all(model.inclusion_probability_ <= model.inclusion_interval_[:, 1] + 1e-15)
+
+
 def test_branch_and_bound_equals_enumeration(monkeypatch):
     rng = np.random.default_rng(5)
     for _ in range(cases(60)):
