@@ -240,7 +240,7 @@ def run(parser: argparse.ArgumentParser, args) -> int:
     if args.out:
         tidy.to_csv(args.out, index=False)
         print(f"wrote {len(tidy)} rows (data set × classifier × fold) to {args.out}")
-    print_summary(tidy, args.indicator)
+    print_summary(tidy, args.indicator, coverage=any("conformal" in spec.estimator for spec in specs))
     if args.tests:
         print_tests(tidy, args.indicator, rope=0.01 if args.rope is None else args.rope, folds=args.folds)
     for kind in ("markdown", "latex"):

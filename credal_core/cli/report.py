@@ -112,11 +112,14 @@ def _print_matrix(mean: pd.DataFrame, std: pd.DataFrame, title: str) -> None:
     print(cells.to_string())
 
 
-def print_summary(tidy: pd.DataFrame, indicator: str) -> None:
-    """The chosen indicator and the determinacy, classifiers × data sets (mean ± sd over folds, %),
-    and the classifiers that failed on some folds."""
+def print_summary(tidy: pd.DataFrame, indicator: str, *, coverage: bool = False) -> None:
+    """The chosen indicator and the determinacy (with ``coverage``, also the coverage and the empty-set
+    rate), classifiers × data sets (mean ± sd over folds, %); the classifiers that failed on some folds."""
     _print_matrix(*score_table(tidy, indicator), f"{INDICATORS[indicator]} (%, mean ± sd over folds)")
     _print_matrix(*score_table(tidy, "determinacy"), "determinacy (%, mean ± sd over folds)")
+    if coverage:
+        _print_matrix(*score_table(tidy, "coverage"), "coverage: sets holding the true class (%, mean ± sd)")
+        _print_matrix(*score_table(tidy, "empty_set_rate"), "empty sets (%, mean ± sd over folds)")
     errors = tidy.loc[tidy["error"].fillna("") != "", ["dataset", "classifier", "error"]].drop_duplicates()
     for dataset, classifier, error in errors.itertuples(index=False):
         print(f"{dataset}: {classifier} failed on some folds: {error}")

@@ -181,3 +181,19 @@ def test_the_module_runs_and_the_experiments_entry_point_takes_aliases(tmp_path)
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert pd.read_csv(summary)["classifier"].tolist() == ["NBC", "NCC_ε=0.05"]
+
+
+def test_conformal_classifiers_add_coverage_and_empty_sets_to_the_summary(capsys, tmp_path):
+    out = tmp_path / "folds.csv"
+    code, stdout, _ = _run(capsys, "--out", str(out), "--folds", "2", "--repeats", "1", "--jobs", "1",
+                           "--classifiers", "ncc,conformal-nbc:0.3", "--", "balloons")
+    assert code == 0 and "coverage: sets holding the true class" in stdout and "empty sets" in stdout
+    tidy = pd.read_csv(out)
+    assert {"coverage", "mean_set_size", "empty_set_rate"} <= set(tidy.columns)
+    _, stdout, _ = _run(capsys, *QUICK, "weather")
+    assert "coverage:" not in stdout
+
+
+def test_the_paper_reproductions_run_under_the_new_entry_point(capsys):
+    assert main(["fig5", "--n-theta", "1", "--n-train", "1", "--n-test", "100", "--jobs", "1"]) == 0
+    assert "Fig. 5" in capsys.readouterr().out
