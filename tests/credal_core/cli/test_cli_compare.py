@@ -197,3 +197,10 @@ def test_conformal_classifiers_add_coverage_and_empty_sets_to_the_summary(capsys
 def test_the_paper_reproductions_run_under_the_new_entry_point(capsys):
     assert main(["fig5", "--n-theta", "1", "--n-train", "1", "--n-test", "100", "--jobs", "1"]) == 0
     assert "Fig. 5" in capsys.readouterr().out
+
+
+def test_an_unreachable_scheduler_is_a_message(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", "--scheduler", "tcp://127.0.0.1:9", "--folds", "2", "--repeats", "1", "weather"])
+    assert stop.value.code == 2
+    assert "could not run on the scheduler 'tcp://127.0.0.1:9'" in capsys.readouterr().err
