@@ -66,13 +66,15 @@ REGISTRY: tuple[PageEntry, ...] = (
     PageEntry("home", "Home", ":material/home:", "", "",
               "what credal classification is, and a live NBC-vs-NCC example"),
     PageEntry("lessons", "Lessons", ":material/school:", "lessons", "Learn",
-              "short lessons on credal classification, each with a live example and questions"),
+              "a guided path of short steps, each with a question answered before the reveal and graded by "
+              "the exact core"),
     PageEntry("glossary", "Glossary", ":material/menu_book:", "glossary", "Learn",
-              "the terms of credal classification, each in a few lines"),
+              "every term of the lessons and every abbreviation on a page, with formula and paper"),
     PageEntry("references", "References", ":material/library_books:", "references", "Learn",
-              "the papers behind every page, and what each page takes from them"),
+              "the four papers and the works the pages rely on, with what each page takes from which"),
     PageEntry("class_session", "Class session", ":material/groups:", "class", "Learn",
-              "a lecturer's session: one link that takes a class through the pages"),
+              "a lecturer starts a class on a lesson, students join with its code, and the class answers "
+              "together"),
     PageEntry("profile_likelihood", "Profile likelihood", ":material/show_chart:", "profile_likelihood",
               "Explore", "the likelihood-based credal classifier (LNCC) on the papers' examples, with a "
                          "Monte Carlo cloud under the exact curve"),
