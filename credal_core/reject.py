@@ -35,8 +35,9 @@ Exact lower posteriors (:func:`lower_top_posterior`):
 * **COMP-AODE***: eq. 15 with the class summed out of the denominator, :math:`\min_Y
   \sum_j P_j(c)\pi_j / \sum_j \pi_j`, by Dinkelbach's method with the exact inner problem
   (:func:`~credal_core.aode._dominance.comp_min_ratio`); it needs :math:`\sum_j \pi_j > 0` on the set,
-  guaranteed when every kept SPODE's lower compression coefficient is positive, and every kept
-  SPODE usable on the instance.  Otherwise NaN.
+  guaranteed when every kept SPODE's lower compression coefficient is positive (otherwise NaN).  A
+  SPODE whose parent is missing leaves the pool and its prior stays free in the set, as in the
+  dominance test; with no usable SPODE, NaN.
 * **CredalDecisionTree**: the IDM lower probability :math:`n_c/(N+s)` at the node reached.
 """
 from __future__ import annotations
@@ -211,10 +212,12 @@ def _comp_aode_lower_posterior(model, X, target) -> np.ndarray:
     if not keep.any() or not np.all(model.compression_interval_[keep, 0] > 0):
         return out
     post = model.spode_posteriors(X)[:, keep, :]
-    ok = ~np.isnan(post[:, :, 0]).any(axis=1)
+    usable = ~np.isnan(post[:, :, 0])              # parent present: in the pool; else its prior is free
+    ok = usable.any(axis=1)
     if ok.any():
-        alpha = np.take_along_axis(post[ok], np.asarray(target)[ok, None, None], axis=2)[:, :, 0]
-        lam, _ = comp_min_ratio(alpha, np.ones_like(alpha), base, float(model.epsilon), total, equality)
+        rows = np.asarray(target)[ok, None, None]
+        alpha = np.take_along_axis(np.nan_to_num(post[ok]), rows, axis=2)[:, :, 0]
+        lam, _ = comp_min_ratio(alpha, usable[ok].astype(float), base, float(model.epsilon), total, equality)
         out[ok] = lam
     return out
 
