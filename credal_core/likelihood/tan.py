@@ -1,0 +1,347 @@
+r"""Likelihood-based credal TAN (LTANC): the LNCC's dominance test on a tree-augmented naive graph.
+
+**Graph.**  The class C is the parent of every feature, and the features form the Chow-Liu tree of
+the conditional mutual information :math:`I(F_i; F_j \mid C)` (Friedman, Geiger & Goldszmidt 1997),
+rooted at the first feature: each feature has C and at most one feature as parents.
+
+**Dominance (000 §4 on this graph).**  For an instance :math:`\tilde f` and classes a, b let
+:math:`g(\theta) = P_\theta(a, \tilde f) / P_\theta(b, \tilde f)`, a product of the network's
+parameters with exponents :math:`q = e_a - e_b` (the counts of the instance labelled a minus those
+labelled b: the class row and, for each feature, the rows of its parent configuration under a and
+under b).  With ``include_instance=True`` the likelihood is that of the data times the instance's
+probability with its class missing, restricted to a or b, as paper 000 does for the naive graph:
+
+.. math:: L(\theta) = \mathrm{lik}_d(\theta)\,\big(P_\theta(a, \tilde f) + P_\theta(b, \tilde f)\big)
+          = \mathrm{lik}_d(\theta)\,P_\theta(b, \tilde f)\,(1 + g(\theta)).
+
+:math:`\mathrm{lik}_d\,P_\theta(b,\tilde f)` is Theorem 1's product form with counts
+:math:`d' = d + e_b`, so Theorem 1 applies: on its path :math:`\theta[\alpha] = \langle d' + \alpha q\rangle`,
+:math:`\log L = \mathrm{logaddexp}(A, B)` with :math:`B(\alpha) = \log \mathrm{lik}_{d'}(\theta[\alpha])`
+(decreasing for α >= 0) and :math:`A = B + \log g` (the likelihood with :math:`d + e_a`, increasing for
+α <= 1), and
+
+.. math:: \frac{d \log L}{d\alpha} = (\log g)'\,\Big(\frac{g}{1+g} - \alpha\Big),
+
+so the maxima lie in α ∈ [0, 1] (an EM fixed point; several may exist).  They are found by branch
+and bound: on a cell :math:`[x_1, x_2]`, :math:`\log L \le \mathrm{logaddexp}(A(x_2), B(x_1))`, and a cell
+where :math:`g/(1+g) - \alpha` keeps one sign is monotone.  With ``include_instance=False`` the
+likelihood is the data's alone (003's hierarchical classifier): the unimodal Theorem 1 profile.
+
+a dominates b iff the normalised profile likelihood of g is below α at every γ <= 1:
+``alpha > critical_alpha[a, b]`` with :math:`\text{critical} = \sup_{g \le 1} L / \sup L`.
+
+**Missing values are refused** (training and test): a missing feature with a child in the tree
+makes the likelihood a sum over its values, not Theorem 1's product form.  A test value unseen in
+training has count 0 (also as a parent configuration).
+"""
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from .._base import CategoricalClassifier, CredalClassifierMixin
+from ..data.counts import MISSING
+from .._roots import increasing_root
+from .network import PathItems
+
+__all__ = ["LTANC", "chow_liu_parents"]
+
+_LOG2 = float(np.log(2.0))
+
+
+def conditional_mutual_information(codes, y_codes, sizes, n_classes) -> np.ndarray:
+    r""":math:`I(F_i; F_j \mid C)` (m, m) from the empirical frequencies (nats)."""
+    n, m = codes.shape
+    out = np.zeros((m, m))
+    for i in range(m):
+        for j in range(i + 1, m):
+            ki, kj = sizes[i], sizes[j]
+            joint = np.bincount((y_codes * ki + codes[:, i]) * kj + codes[:, j],
+                                minlength=n_classes * ki * kj).reshape(n_classes, ki, kj) / n
+            pc = joint.sum(axis=(1, 2), keepdims=True)
+            pci = joint.sum(axis=2, keepdims=True)
+            pcj = joint.sum(axis=1, keepdims=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = joint * np.log(joint * pc / (pci * pcj))
+            out[i, j] = out[j, i] = np.nansum(np.where(joint > 0, terms, 0.0))
+    return out
+
+
+def chow_liu_parents(weights: np.ndarray) -> np.ndarray:
+    """Maximum-weight spanning tree (Prim, from feature 0; ties to the lower index) as a parent
+    array: ``parents[j]`` is j's parent feature, -1 for the root."""
+    m = weights.shape[0]
+    parents = np.full(m, -1)
+    if m <= 1:
+        return parents
+    in_tree = np.zeros(m, bool)
+    in_tree[0] = True
+    best = weights[0].copy()
+    link = np.zeros(m, dtype=int)
+    for _ in range(m - 1):
+        cand = np.where(in_tree, -np.inf, best)
+        j = int(np.argmax(cand))
+        in_tree[j] = True
+        parents[j] = link[j]
+        better = ~in_tree & (weights[j] > best)
+        best = np.where(better, weights[j], best)
+        link = np.where(better, j, link)
+    return parents
+
+
+class LTANC(CredalClassifierMixin, CategoricalClassifier):
+    r"""Likelihood-based credal TAN: the TAN networks whose normalised likelihood is at least α.
+
+    Class ``a`` dominates ``b`` on :math:`\tilde f` iff the profile likelihood of
+    :math:`P_\theta(a, \tilde f)/P_\theta(b, \tilde f)` is below α at every value <= 1 (paper 000's
+    test, on the Chow-Liu TAN graph; see the module docstring for the exact computation through
+    paper 003's Theorem 1).
+
+    Parameters
+    ----------
+    alpha : float, default=0.75
+        Likelihood threshold in [0, 1].
+    include_instance : bool, default=True
+        Put the instance (class missing, restricted to the pair) in the likelihood (000 §4).
+    s : float, default=1.0
+        Dirichlet prior strength of ``predict``'s precise TAN (the credal set does not use it).
+
+    Attributes
+    ----------
+    parents_ : ndarray of int, shape (m,)
+        Each feature's parent feature in the tree (-1: the root, whose only parent is C).
+    cmi_ : ndarray of shape (m, m)
+        The conditional mutual information that weighted the tree.
+    """
+
+    _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")],
+                              "include_instance": ["boolean"],
+                              "s": [Interval(Real, 0, None, closed="left")]}
+    _needs_training_codes = True
+
+    def __init__(self, *, alpha: float = 0.75, include_instance: bool = True, s: float = 1.0):
+        self.alpha = alpha
+        self.include_instance = include_instance
+        self.s = s
+
+    # --- fitting ---------------------------------------------------------------------------------
+    def _fit_tables(self, tables, codes=None, y_codes=None):
+        codes = np.asarray(codes)
+        if np.any(codes == MISSING):
+            cols = [str(tables.feature_names[j]) for j in np.flatnonzero((codes == MISSING).any(axis=0))]
+            raise ValueError(f"LTANC needs complete training data; missing values in {cols} (a missing "
+                             "feature with a child in the tree breaks Theorem 1's product form): impute "
+                             "or drop those rows")
+        sizes = [len(c) for c in tables.categories]
+        n_classes = len(tables.classes)
+        y_codes = np.asarray(y_codes)
+        self.cmi_ = conditional_mutual_information(codes, y_codes, sizes, n_classes)
+        self.parents_ = chow_liu_parents(self.cmi_)
+        counts = []
+        for j, p in enumerate(self.parents_):
+            kp = sizes[p] if p >= 0 else 1
+            vp = codes[:, p] if p >= 0 else np.zeros(len(codes), dtype=int)
+            flat = np.bincount((y_codes * kp + vp) * sizes[j] + codes[:, j],
+                               minlength=n_classes * kp * sizes[j]).reshape(n_classes, kp, sizes[j])
+            ext = np.zeros((n_classes, kp + 1, sizes[j] + 1))     # last slots: unseen values (count 0)
+            ext[:, :kp, :sizes[j]] = flat
+            counts.append(ext)
+        self.tan_counts_ = counts
+        self._sizes = sizes
+
+    def _instance_codes(self, codes):
+        codes = np.asarray(codes)
+        if np.any(codes == MISSING):
+            raise ValueError("LTANC cannot classify rows with missing values (a missing feature with a "
+                             "child in the tree breaks Theorem 1's product form); impute them first")
+        sizes = np.asarray(self._sizes)
+        return np.where(codes < 0, sizes[None, :], codes)         # UNSEEN -> the zero slot
+
+    def _joint_log_likelihood(self, codes):
+        codes = self._instance_codes(codes)
+        C, s = len(self.classes_), float(self.s)
+        nc = self.tables_.class_counts
+        with np.errstate(divide="ignore"):
+            out = np.repeat(np.log((nc + s / C) / (nc.sum() + s))[:, None], codes.shape[0], axis=1)
+        for j, p in enumerate(self.parents_):
+            table = self.tan_counts_[j]
+            kj, kp = self._sizes[j], (self._sizes[p] if p >= 0 else 1)
+            vp = codes[:, p] if p >= 0 else np.zeros(codes.shape[0], dtype=int)
+            num = table[:, vp, codes[:, j]] + s / (C * kp * kj)
+            den = table[:, vp, :].sum(axis=2) + s / (C * kp)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / kj)
+                out += np.log(ratio)
+        return out
+
+    # --- the pairwise profile ------------------------------------------------------------------------
+    def _items(self, codes, a, b):
+        """PathItems of every (row, pair): cells = class a, class b, then each feature under a, under b."""
+        codes = self._instance_codes(codes)
+        n = codes.shape[0]
+        a, b = np.asarray(a), np.asarray(b)
+        rows = np.repeat(np.arange(n), a.size)
+        ca, cb = np.tile(a, n), np.tile(b, n)
+        shift = 1.0 if self.include_instance else 0.0
+        nc = self.tables_.class_counts
+        d = [nc[ca], nc[cb] + shift]
+        q = [np.ones(rows.size), -np.ones(rows.size)]
+        D = [np.zeros(rows.size)] * 2
+        w = [np.zeros(rows.size)] * 2
+        for j, p in enumerate(self.parents_):
+            table = self.tan_counts_[j]
+            vj = codes[rows, j]
+            vp = codes[rows, p] if p >= 0 else np.zeros(rows.size, dtype=int)
+            totals = table.sum(axis=2)
+            d += [table[ca, vp, vj], table[cb, vp, vj] + shift]
+            D += [totals[ca, vp], totals[cb, vp] + shift]
+            q += [np.ones(rows.size), -np.ones(rows.size)]
+            w += [np.ones(rows.size)] * 2
+        return PathItems(*(np.stack(v, axis=1) for v in (d, q, D, w)))
+
+    def _pairs(self):
+        C = len(self.classes_)
+        a, b = np.triu_indices(C, k=1)
+        return a, b
+
+    def critical_alpha(self, X) -> np.ndarray:
+        """Critical levels (n, C, C): ``a`` dominates ``b`` iff ``alpha > critical_alpha[i, a, b]``
+        (1.0 on the diagonal)."""
+        return self.critical_alpha_codes(self._encode(X))
+
+    def critical_alpha_codes(self, codes) -> np.ndarray:
+        """:meth:`critical_alpha` of instances already encoded by this model."""
+        codes = np.asarray(codes)
+        a, b = self._pairs()
+        items = self._items(codes, a, b)
+        ab, ba = pair_critical_alphas(items, self.include_instance)
+        n, C = codes.shape[0], len(self.classes_)
+        out = np.ones((n, C, C))
+        out[:, a, b] = ab.reshape(n, a.size)
+        out[:, b, a] = ba.reshape(n, a.size)
+        return out
+
+    def _dominance(self, codes):
+        return float(self.alpha) > self.critical_alpha_codes(codes)
+
+
+# --- exact critical alphas of many pairs --------------------------------------------------------------
+def _alpha_at_one(items, idx):
+    """α with g(θ[α]) = 1 (items whose path crosses γ = 1)."""
+    return items.alpha_of_log_g(np.zeros(idx.size), idx) if idx.size else np.zeros(0)
+
+
+def pair_critical_alphas(items: PathItems, include_instance: bool):
+    """(sup_{g<=1} L / sup L, sup_{g>=1} L / sup L) of every item (the two dominance levels)."""
+    lg_lo, ll_lo = items.ends("lo")
+    lg_hi, ll_hi = items.ends("hi")
+    a_lo, a_hi = items.alpha_lo, items.alpha_hi
+    K = len(items)
+    low, high = lg_lo >= 0, lg_hi <= 0               # the whole path at g >= 1, or at g <= 1
+    cross = np.flatnonzero(~low & ~high & ~items.flat)
+    alpha0 = np.full(K, np.nan)
+    alpha0[cross] = _alpha_at_one(items, cross)
+    with np.errstate(invalid="ignore"):
+        # log L at γ = 1 on the power pieces: log(1+1)·[instance] + α_end·log g_end + log lik_end
+        end_lo = np.where(a_lo == 0, 0.0, np.where(np.isfinite(a_lo), a_lo * lg_lo, -np.inf)) + ll_lo
+        end_hi = np.where(a_hi == 0, 0.0, np.where(np.isfinite(a_hi), a_hi * lg_hi, -np.inf)) + ll_hi
+    if not include_instance:
+        at_one = np.zeros(K)
+        at_one[cross] = np.minimum(items.log_lik(alpha0[cross], cross), 0.0)
+        at_one[low] = end_lo[low]
+        at_one[high] = end_hi[high]
+        left = np.where(low | (alpha0 < 0), at_one, 0.0)      # the MLE lies at g > 1: sup_{g<=1} = lik(1)
+        right = np.where(high | (alpha0 > 0), at_one, 0.0)
+        left = np.where(items.flat, 0.0, left)
+        right = np.where(items.flat, 0.0, right)
+        return np.exp(left), np.exp(right)
+    # with the instance: maxima of F = logaddexp(A, B) on α ∈ [0, 1]
+    segs_left = (np.zeros(K), np.where(np.isnan(alpha0), 1.0, np.clip(alpha0, 0, 1)))
+    segs_right = (np.where(np.isnan(alpha0), 0.0, np.clip(alpha0, 0, 1)), np.ones(K))
+    left = _max_on(items, *segs_left)
+    right = _max_on(items, *segs_right)
+    f0 = np.full(K, -np.inf)
+    if cross.size:
+        f0[cross] = _LOG2 + np.minimum(items.log_lik(alpha0[cross], cross), 0.0)   # F at g = 1
+    left = np.where(alpha0 <= 0, f0, left)
+    right = np.where(alpha0 >= 1, f0, right)
+    left = np.where(low, _LOG2 + end_lo, left)
+    right = np.where(high, _LOG2 + end_hi, right)
+    top = np.maximum(left, right)
+    return np.exp(np.minimum(left - top, 0.0)), np.exp(np.minimum(right - top, 0.0))
+
+
+def _F(items, x, idx):
+    B = items.log_lik(x, idx)
+    A = items.log_lik(x, idx, shift=1.0)
+    return A, B
+
+
+def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):
+    """max over α ∈ [lo, hi] ⊂ [0, 1] of F = logaddexp(A, B), per item.
+
+    Branch and bound on cells [x1, x2]: F <= logaddexp(A(x2), B(x1)) (A increases, B decreases on
+    [0, 1]); a cell where φ = g/(1+g) - α keeps one sign is monotone (its max is an end, already a
+    candidate); a cell with φ(x1) > 0 > φ(x2) holds a local maximum, found by a bracketed root of φ;
+    other cells are bisected.  The ends and the roots are the candidates.  At most ``cap`` cells per
+    item are kept (those of largest bound): on a plateau of F (every γ equally likely) bisection
+    would otherwise double the cells each round; any value on a plateau is its maximum.
+    """
+    K = lo.size
+    idx = np.arange(K)
+    A1, B1 = _F(items, lo, idx)
+    A2, B2 = _F(items, hi, idx)
+    best = np.maximum(np.logaddexp(A1, B1), np.logaddexp(A2, B2))
+    own, x1, x2 = idx, lo.copy(), hi.copy()
+    peaks = []
+    for _ in range(rounds):
+        s1, s2 = _sigmoid(A1 - B1), _sigmoid(A2 - B2)
+        with np.errstate(invalid="ignore"):
+            ub = np.logaddexp(A2, B1)
+        keep = (x2 > x1) & ~(s1 > x2) & ~(s2 < x1) & (ub > best[own] + tol * (1 + np.abs(best[own])))
+        peak = keep & (s1 > x1) & (s2 < x2)
+        if peak.any():
+            peaks.append((own[peak], x1[peak], x2[peak]))
+        keep &= ~peak
+        keep &= (x2 - x1) > 4 * np.finfo(float).eps * np.maximum(np.abs(x1), np.abs(x2))
+        if not keep.any():
+            break
+        keep = np.flatnonzero(keep)
+        if keep.size > cap * K or np.bincount(own[keep], minlength=K).max() > cap:
+            keep = _beam(keep, own[keep], ub[keep], cap)
+        own, x1, x2, A1, B1, A2, B2 = (v[keep] for v in (own, x1, x2, A1, B1, A2, B2))
+        mid = 0.5 * (x1 + x2)
+        Am, Bm = _F(items, mid, own)
+        np.maximum.at(best, own, np.logaddexp(Am, Bm))
+        own = np.concatenate([own, own])
+        x1, x2 = np.concatenate([x1, mid]), np.concatenate([mid, x2])
+        A1, B1 = np.concatenate([A1, Am]), np.concatenate([B1, Bm])
+        A2, B2 = np.concatenate([Am, A2]), np.concatenate([Bm, B2])
+    if peaks:
+        own, x1, x2 = (np.concatenate(v) for v in zip(*peaks))
+
+        def minus_phi(x, ii):
+            lg, dlg, _ = items.log_g(x, own[ii], derivative=True)
+            sg = _sigmoid(lg)
+            return x - sg, 1.0 - sg * (1 - sg) * dlg, 1.0
+
+        root = increasing_root(minus_phi, x1, x2)
+        Ar, Br = _F(items, root, own)
+        np.maximum.at(best, own, np.logaddexp(Ar, Br))
+    return best
+
+
+def _beam(keep, own, ub, cap):
+    """The ``cap`` cells of largest bound of each item (positions into ``keep``)."""
+    order = np.lexsort((-ub, own))
+    first = np.searchsorted(own[order], own[order], side="left")
+    rank = np.arange(order.size) - first
+    return np.sort(keep[order[rank < cap]])
+
+
+def _sigmoid(z):
+    with np.errstate(over="ignore"):
+        return np.where(z >= 0, 1 / (1 + np.exp(-np.abs(z))), np.exp(-np.abs(z)) / (1 + np.exp(-np.abs(z))))
+
