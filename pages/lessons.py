@@ -14,8 +14,10 @@ from streamlit.errors import StreamlitPageNotFoundError
 from app_support.lessons.catalogue import lessons, locate, step_link
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT
 from app_support.page import page_setup
+from app_support.url_state import Text, UrlState
 
 KEY = "lsn_"
+LINK_STATE = UrlState(*(Text(name, max_len=100) for name in ("lesson", "step", "seed", "list")))
 PAGES = {
     "home": ("pages/home.py", "Home"),
     "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
@@ -159,7 +161,8 @@ def show_step(lesson, index: int, seed: int) -> None:
     else:
         st.caption("Answer (or show the answer) to see the figure and explore it.")
     url_seed = locate(st.query_params).seed
-    back, _, forward = st.columns([1, 2, 1])
+    back, middle, forward = st.columns([1, 2, 1])
+    middle.button("All lessons", key=KEY + "list", on_click=go, args=({"list": "1"},))
     back.button(
         "← Back",
         key=KEY + "back",
@@ -176,12 +179,15 @@ def show_step(lesson, index: int, seed: int) -> None:
             args=(step_link(lesson.id, index + 1, url_seed),),
         )
     else:
-        forward.button("All lessons", key=KEY + "next", on_click=go, args=(None,))
+        forward.button("Finish: all lessons", key=KEY + "next", on_click=go, args=({"list": "1"},))
 
 
-page_setup(None)
+# a return through the navigation (or the browser's Back from a full page) shows the step the user left
+page_setup(None, LINK_STATE, prefix=KEY + "url_", remembered=st.session_state.get(KEY + "last"))
 where = locate(st.query_params)
 if where.lesson is None:
+    st.session_state.pop(KEY + "last", None)
     show_list(where.note)
 else:
+    st.session_state[KEY + "last"] = step_link(where.lesson.id, where.step, where.seed)
     show_step(where.lesson, where.step, where.seed if where.seed is not None else session_seed())
