@@ -48,7 +48,7 @@ import pandas as pd
 from ._roots import increasing_root
 from .data.counts import MISSING, Gather
 
-__all__ = ["precise_rejects", "credal_rejects", "reject_costs", "lower_top_posterior",
+__all__ = ["precise_rejects", "credal_rejects", "reject_costs", "reject_costs_of", "lower_top_posterior",
            "ncc_lower_posterior", "bma_aode_lower_posterior"]
 
 
@@ -250,3 +250,14 @@ def lower_top_posterior(model, X, target=None) -> np.ndarray:
         lower, _ = model.intervals(X)
         return lower[np.arange(len(target)), target]
     raise TypeError(f"no lower posterior for {type(model).__name__}")
+
+
+def reject_costs_of(model, X, y, d_values) -> pd.DataFrame:
+    """:func:`reject_costs` of a fitted credal model against its own precise counterpart.
+
+    Every credal estimator here carries its precise counterpart's posterior as ``predict_proba``
+    (NCC: the Perks NBC; CMA: BMA over feature subsets; BMA-AODE* / COMP-AODE*: BMA-AODE / COMP-AODE;
+    CDT: the same tree's leaf frequencies), so one fitted model gives both rows of every d.
+    """
+    return reject_costs(y, model.predict_proba(X), model.predict_set(X), lower_top_posterior(model, X),
+                        d_values, model.classes_)

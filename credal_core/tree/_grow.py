@@ -6,9 +6,11 @@ At a node with rows R, the gain of feature ``j`` is
 
 where :math:`R_j` are the rows of R where ``j`` is present (all of R with complete data) and H the
 entropy of the class counts (the IDM upper entropy for the credal tree, Shannon's for ID3).  The
-node splits on the feature of largest gain (the first on ties), into one child per value, unless that
+node splits on the feature of largest gain (the first on exact ties; the plugin takes the first below the
+root and, through a stable ascending sort, the last at the root), into one child per value, unless that
 gain is below ``min_gain`` (the Weka plugin: ``Utils.grOrEq(0, gain)``, i.e. gain < 1e-6 bits) or
-the node's rows hold a single class or fewer than two rows; a child receives the rows with its
+the node's rows hold a single class or fewer than two rows (no split of those has a positive gain);
+a child receives the rows with its
 value, rows missing the split feature stay at the node (they count in its class counts only).  A
 value with no row at the node gets no child (prediction handles it: see the estimators).
 

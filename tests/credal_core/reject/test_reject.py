@@ -9,7 +9,13 @@ from scipy.optimize import linprog, minimize
 from credal_core.aode import BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal_core.model_averaging import CMA, BMANaive
 from credal_core.naive.ncc import NCC
-from credal_core.reject import credal_rejects, lower_top_posterior, precise_rejects, reject_costs
+from credal_core.reject import (
+    credal_rejects,
+    lower_top_posterior,
+    precise_rejects,
+    reject_costs,
+    reject_costs_of,
+)
 from credal_core.tree import CredalDecisionTree
 from tests._depth import cases
 
@@ -191,6 +197,7 @@ def test_reject_costs_against_a_loop_and_the_superset_property():
             assert got == pytest.approx(np.mean(costs))
         assert not (precise_rejects(proba, d) & ~credal_rejects(sets, low, d)).any()   # 001: a superset
     assert set(frame.columns) == {"d", "classifier", "cost", "rejected", "error"}
+    pd.testing.assert_frame_equal(reject_costs_of(ncc, X[test], y[test], d_grid), frame)
 
 
 @pytest.mark.parametrize("d", [0.0, 0.5, -0.1, [0.1, 0.7]])
