@@ -225,18 +225,21 @@ def _comp_aode_lower_posterior(model, X, target) -> np.ndarray:
 def lower_top_posterior(model, X, target=None) -> np.ndarray:
     """Exact lower posterior probability (n,) of one class per instance under a fitted credal model.
 
-    ``target``: class positions in ``classes_`` (default: the model's ``predict``, which is in every
-    set).  Supported: NCC (two classes), CMA, CredalBMAAODE, CredalCompAODE (see the module doc for
-    when NaN), CredalDecisionTree.  NaN where the lower posterior is not available.
+    ``target``: class positions in ``classes_`` (default: the class of a one-class set — the class the
+    credal classifier answers with — else the model's ``predict``).  Supported: NCC (two classes), CMA,
+    CredalBMAAODE, CredalCompAODE (see the module doc for when NaN), CredalDecisionTree.  NaN where
+    the lower posterior is not available.
     """
     from .aode import CredalBMAAODE, CredalCompAODE
     from .model_averaging import CMA
     from .naive.ncc import NCC
     from .tree import CredalDecisionTree
 
-    if target is None:
+    if target is None:                  # the class of a one-class set, else the precise label
         position = {c: i for i, c in enumerate(model.classes_.tolist())}
-        target = [position[v] for v in model.predict(X).tolist()]
+        label = np.array([position[v] for v in model.predict(X).tolist()], dtype=np.int64)
+        sets = np.asarray(model.predict_set(X), dtype=bool)
+        target = np.where(sets.sum(axis=1) == 1, np.argmax(sets, axis=1), label)
     target = np.asarray(target, dtype=np.int64)
     if isinstance(model, CMA):
         return model.lower_posterior(X, target)
