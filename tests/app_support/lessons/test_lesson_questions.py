@@ -8,7 +8,7 @@ import json
 import math
 
 import pytest
-from _depth import cases  # noqa: I001
+from tests._depth import cases  # noqa: I001
 from independent import SOLVERS  # puts tests/ on the path too
 
 from app_support.lessons.catalogue import lessons
