@@ -235,6 +235,8 @@ def lower_top_posterior(model, X, target=None) -> np.ndarray:
     from .naive.ncc import NCC
     from .tree import CredalDecisionTree
 
+    if not isinstance(model, (CMA, NCC, CredalBMAAODE, CredalCompAODE, CredalDecisionTree)):
+        raise TypeError(f"no lower posterior for {type(model).__name__}")
     if target is None:                  # the class of a one-class set, else the precise label
         position = {c: i for i, c in enumerate(model.classes_.tolist())}
         label = np.array([position[v] for v in model.predict(X).tolist()], dtype=np.int64)
