@@ -2,9 +2,10 @@ r"""Profile likelihood in a Bayesian network learned from complete categorical d
 
 For a DAG with conditional tables :math:`\theta_{X_i|\pi_i}`, counts :math:`d_{X_i|\pi_i}` and a
 product-form function :math:`g(\theta) = \prod_{i, \pi_i, x_i} \theta_{X_i|\pi_i}(x_i)^{q_{X_i|\pi_i}(x_i)}`,
-003 Theorem 1 gives the profile likelihood :math:`\mathrm{lik}_g(\gamma) = \max\{\mathrm{lik}(\theta) :
-g(\theta) = \gamma\}` as a parametric curve: with :math:`\theta[\alpha]_{X_i|\pi_i} = \langle d + \alpha q\rangle`
-(each table proportional to its counts plus α times its exponents) for α in
+003 Theorem 1 gives the profile likelihood
+:math:`\mathrm{lik}_g(\gamma) = \max\{\mathrm{lik}(\theta) : g(\theta) = \gamma\}` as a parametric curve:
+with :math:`\theta[\alpha]_{X_i|\pi_i} = \langle d + \alpha q\rangle` (each table proportional to its
+counts plus α times its exponents) for α in
 :math:`]\underline\alpha, \bar\alpha[` (the α keeping every :math:`d + \alpha q \ge 0`),
 
 .. math:: \{(g(\theta[\alpha]),\ \mathrm{lik}(\theta[\alpha]))\},
@@ -146,7 +147,8 @@ class PathItems:
         base = np.zeros(target.size) if base is None else np.asarray(base, float)
         lo = self.alpha_lo[idx] - base
         hi = self.alpha_hi[idx] - base
-        lo, hi = self._finite_bracket(lambda al, ii: self.log_g(al, idx[ii], base=base[ii]) - target[ii], lo, hi)
+        lo, hi = self._finite_bracket(
+            lambda al, ii: self.log_g(al, idx[ii], base=base[ii]) - target[ii], lo, hi)
 
         def fun(x, ii):
             v, dv, scale = self.log_g(x, idx[ii], derivative=True, base=base[ii])
@@ -445,7 +447,8 @@ class NetworkLikelihood:
                                  f"only {n} rows (at most one configuration per row is allowed)")
             cfg = np.ravel_multi_index([codes[p] for p in pa], sizes) if pa else np.zeros(n, dtype=int)
             k = len(states[node])
-            counts[node] = np.bincount(cfg * k + codes[node], minlength=configs * k).reshape(configs, k).astype(float)
+            flat = np.bincount(cfg * k + codes[node], minlength=configs * k)
+            counts[node] = flat.reshape(configs, k).astype(float)
         self.graph_, self.nodes_, self.states_, self.counts_ = graph, order, states, counts
         self.n_rows_ = n
         return self
@@ -526,7 +529,7 @@ class NetworkLikelihood:
         return self._profile(self._exponents((1, codes)), "joint")
 
     def profile_ratio(self, node, a, b, evidence: Mapping) -> NetworkProfile:
-        r"""Profile likelihood of :math:`g = P_\theta(X = a \mid \text{rest}) / P_\theta(X = b \mid \text{rest})`.
+        r"""Profile likelihood of :math:`g = P_\theta(X = a, \text{rest}) / P_\theta(X = b, \text{rest})`.
 
         ``evidence`` gives every other node's value; :math:`q = ` the counts of the realisation with
         ``node = a`` minus those with ``node = b`` (003 §3), so

@@ -42,8 +42,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._base import CategoricalClassifier, CredalClassifierMixin
-from ..data.counts import MISSING
 from .._roots import increasing_root
+from ..data.counts import MISSING
 from .network import PathItems
 
 __all__ = ["LTANC", "chow_liu_parents"]

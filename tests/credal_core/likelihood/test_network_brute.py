@@ -1,7 +1,8 @@
-"""NetworkLikelihood's closed form (003 Theorem 1) against the definition of the profile likelihood.
+"""NetworkLikelihood's closed form (003 Theorem 1) against the definition of the profile
+likelihood.
 
-:math:`\\mathrm{lik}_g(\\gamma) = \\sup\\{\\mathrm{lik}(\\theta) : g(\\theta) = \\gamma\\}` is computed here by a
-generic optimiser (scipy's SLSQP, several random starts) over the raw conditional tables θ with the
+:math:`\\mathrm{lik}_g(\\gamma) = \\sup\\{\\mathrm{lik}(\\theta) : g(\\theta) = \\gamma\\}` is computed
+here by a generic optimiser (scipy's SLSQP, several random starts) over the raw conditional tables θ with the
 constraint :math:`\\log g(\\theta) = \\log\\gamma`, and bounded from the other side by random θ: every
 θ has :math:`\\mathrm{lik}(\\theta) \\le \\mathrm{lik}_g(g(\\theta))`.  Only the table rows that ``g``
 touches are free (the others enter lik as separate factors, maximal at their frequencies whatever γ).
