@@ -10,7 +10,6 @@ import streamlit as st
 
 from app_support.compare.critical_difference import critical_difference_figure
 from app_support.jobs import queued_job
-from app_support.uploads import LIMITS, load_table  # noqa: F401  (the page's loader, as before; see MOVED)
 from credal_core.data.csv_loader import neutralise_formulas
 from credal_core.experiments.compare import ClassifierSpec, available_classifiers, compare_classifiers
 from credal_core.stats import across_datasets

@@ -3,12 +3,13 @@
 Every comparison below is between two genuinely different code paths (named in each test), run with
 the same classifier settings, data and protocol (seed, folds, repeats):
 
-* the Compare page (``app_support.cache_compare``: its loader ``load_table``, its spec builder
+* the Compare page (``app_support.compare.model``, with the shared loader
+  ``app_support.uploads.load_table``, its spec builder
   ``specs`` and its wrapper ``run_comparison``; the estimators' public ``fit`` / ``predict_set``);
 * the Determinacy page (its ``run_experiment`` wrapper, taken from ``pages/determinacy_curves.py``
   itself; ``load_sample`` and ``run_study``: counts of integer codes and the NCC_ε / LNCC_α grid);
-* the AODE weights page (``app_support.cache_aode.comparison`` and its ``aode_specs``);
-* the Classifier selection page (``app_support.cache_selection.table2`` / ``accuracy_curve``, i.e.
+* the AODE weights page (``app_support.aode_weights.model.comparison`` and its ``aode_specs``);
+* the Classifier selection page (``app_support.classifier_selection.model.table2`` / ``accuracy_curve``, i.e.
   ``paper_004``'s split-level kernels) against the public ``ThresholdSelector`` / ``NaiveBayes``;
 * the command line ``python -m credal_core.experiments`` (``compare``, ``table1``, ``fig5``).
 
@@ -29,11 +30,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import app_support.cache_aode as cache_aode
-import app_support.cache_compare as cache_compare
-import app_support.cache_selection as cache_selection
+import app_support.aode_weights.model as cache_aode
+import app_support.classifier_selection.model as cache_selection
+import app_support.compare.model as cache_compare
+import app_support.uploads as uploads
 from app_support.data import load_sample, sample_bytes, sample_class_column
-from app_support.figures_determinacy import determinacy_vs_d_figure, table1_view
+from app_support.determinacy_curves.figures import determinacy_vs_d_figure, table1_view
 from credal_core import NaiveBayes
 from credal_core.data.dataset import choose_columns
 from credal_core.experiments import compare as compare_module
@@ -121,9 +123,9 @@ def determinacy_settings(**changes) -> dict:
 def compare_page_data(name: str):
     """A sample data set as the Compare page takes it: its bytes through ``load_table`` and
     ``choose_columns`` with the page's limits (``load_sample``, the other pages' loader, is pandas)."""
-    table, problem = cache_compare.load_table(sample_bytes(name), f"{name}.csv")
+    table, problem = uploads.load_table(sample_bytes(name), f"{name}.csv")
     assert not problem
-    return choose_columns(table, sample_class_column(name), max_levels=cache_compare.LIMITS.max_levels)
+    return choose_columns(table, sample_class_column(name), max_levels=uploads.LIMITS.max_levels)
 
 
 def compare_page_run(choice, *, clf, folds=3, repeats=2, seed=3, title="data") -> pd.DataFrame:
@@ -222,7 +224,7 @@ def _rare_values() -> bytes:
 def test_unseen_values_compare_page_equals_determinacy_core():
     """Values unseen by a training fold: an uploaded CSV on the Compare page vs the same table through
     ``run_study`` (the Determinacy page's core call; the page itself offers the samples only)."""
-    table, problem = cache_compare.load_table(_rare_values(), "rare.csv")
+    table, problem = uploads.load_table(_rare_values(), "rare.csv")
     assert not problem
     choice = choose_columns(table, "class")
     compared = compare_page_run(choice, clf=NAIVE, folds=5, title="rare")
@@ -241,7 +243,7 @@ def _weather_arff(classes: str, outlook: str) -> bytes:
 
 
 def _arff_paths(data: bytes, tmp_path, determinacy_settings_changes: dict):
-    table, problem = cache_compare.load_table(data, "weather.arff")
+    table, problem = uploads.load_table(data, "weather.arff")
     assert not problem and table.format == "arff"
     choice = choose_columns(table, "play")
     compared = compare_page_run(choice, clf=NAIVE, title="weather.arff")
@@ -458,7 +460,7 @@ def test_seen_values_policy_equals_fit_on_the_training_rows():
     from credal_core.data.counts import CountTables
     from credal_core.experiments.sweeps import encode_dataset, seen_values_only
 
-    table, _ = cache_compare.load_table(_rare_values(), "rare.csv")
+    table, _ = uploads.load_table(_rare_values(), "rare.csv")
     choice = choose_columns(table, "class")
     X, y = choice.X.reset_index(drop=True), choice.y.reset_index(drop=True)
     data = encode_dataset(X, y)
@@ -479,10 +481,10 @@ def test_seen_values_policy_equals_fit_on_the_training_rows():
 # ----------------------------------------------------------------------------- Home page
 @pytest.mark.parametrize("s", [0.5, 1.0, 2.0, 5.0])
 def test_home_page_example_equals_the_engine_on_its_split(s):
-    """The Home page's live example (app_support.cache_home → holdout_example: one fixed split, the
+    """The Home page's live example (app_support.home.model → holdout_example: one fixed split, the
     per-instance sets it draws) against the engine's Compare fold function (compare.run_fold through
     engine.run_folds) on the same split: the NCC(s) indicators and the NBC's accuracy agree."""
-    import app_support.cache_home as cache_home
+    import app_support.home.model as cache_home
     from credal_core.experiments.compare import ClassifierSpec, ComparisonData, ComparisonSettings, run_fold
     from credal_core.experiments.holdout_example import holdout_example
 
