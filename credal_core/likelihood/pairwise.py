@@ -66,9 +66,10 @@ from scipy.special import expit, logit, xlogy
 
 from .._compiled import compiled_kernel, numba_enabled
 from .._roots import increasing_root
+from ..naive._lncc_constants import ROUNDING
 
-__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "profile_maxima", "log_lik", "log_ratio",
-           "side_logs"]
+__all__ = ["PairCounts", "critical_alpha_pairs", "dominance_pairs", "dominance_verdicts", "profile_maxima",
+           "log_lik", "log_ratio", "side_logs"]
 
 _DELTA = 2.0 ** -52  # cells live in [δ, 1 - δ]; the exact end values L(0), L(1) are candidates too
 
@@ -138,30 +139,65 @@ def side_logs(pc: PairCounts, idx, u, shift: float):
 
     ``shift`` is 1 with the instance (b's argument is 1 - u) and 0 without it (b's is -u).
     """
+    terms = _side_terms(pc, idx, u, shift, lam=True, slope=False)
+    return terms[0], terms[1], terms[2], terms[3]
+
+
+def log_ratio(pc, idx, u, shift):
+    """log r(u) = log p_a - log p_b (:func:`side_logs`), its derivative, and the size of the summed
+    terms (interior points)."""
+    lpa, lpb, _, _, slope, scale = _side_terms(pc, idx, u, shift, lam=False, slope=True)
+    return lpa - lpb, slope, scale
+
+
+def _side_terms(pc, idx, u, shift, lam, slope):
+    """The sums behind :func:`side_logs` and :func:`log_ratio` at ``u`` for the items ``idx``:
+    log p_a, log p_b, then (with ``lam``) log Λ_a, log Λ_b, then (with ``slope``) the derivative of
+    log r and the size of the terms of log p_a and log p_b (for a rounding margin); None where not
+    asked.  0 log 0 = 0; log 0 = -inf and 1/0 = inf at the domain's ends, as numpy.
+
+    With missing training values and numba, one compiled pass per row (:func:`_side_terms_rows`:
+    the same terms, summed in feature order) instead of ~20 array passes.
+    """
     if pc.has_den and numba_enabled():
-        # missing training values: one compiled pass per row (see log_ratio)
-        out = np.empty((4, len(idx)))
-        _side_logs_rows(pc.n1, pc.m1, pc.c1, pc.j1, pc.den1, pc.d1, pc.n2, pc.m2, pc.c2, pc.j2, pc.den2,
-                        pc.d2, np.asarray(idx, dtype=np.int64), np.asarray(u, dtype=float), float(shift), out)
-        return out[0], out[1], out[2], out[3]
-    n1, n2 = pc.n1[idx], pc.n2[idx]
-    m1, m2 = pc.m1[idx], pc.m2[idx]
+        out = np.empty((6, len(idx)))
+        _side_terms_rows(pc.n1, pc.m1, pc.c1, pc.j1, pc.den1, pc.d1, pc.n2, pc.m2, pc.c2, pc.j2,
+                         pc.den2, pc.d2, np.asarray(idx, dtype=np.int64), np.asarray(u, dtype=float),
+                         float(shift), out)
+        return (out[0], out[1], out[2] if lam else None, out[3] if lam else None,
+                out[4] if slope else None, out[5] if slope else None)
     v = shift - u
+    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
     j1, j2 = pc.j1[idx], pc.j2[idx]
     c1, c2 = pc.c1[idx], pc.c2[idx]
+    ca, cb = c1 + u[:, None], c2 + v[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        la = np.where(j1, np.log(c1 + u[:, None]), 0.0)
-        lb = np.where(j2, np.log(c2 + v[:, None]), 0.0)
-        lpa = _wlog(1 - m1, n1 + u) + la.sum(axis=1)
-        lpb = _wlog(1 - m2, n2 + v) + lb.sum(axis=1)
-        wa = np.where(j1 & (c1 > 0), c1 * la, 0.0).sum(axis=1)
-        wb = np.where(j2 & (c2 > 0), c2 * lb, 0.0).sum(axis=1)
-    lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
-    lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
+        la = np.where(j1, np.log(ca), 0.0)
+        lb = np.where(j2, np.log(cb), 0.0)
+    a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
+    lpa, lpb = a1 + la.sum(axis=1), b1 + lb.sum(axis=1)
+    lam_a = lam_b = d = scale = None
+    if lam:
+        with np.errstate(invalid="ignore"):
+            wa = np.where(j1 & (c1 > 0), c1 * la, 0.0).sum(axis=1)
+            wb = np.where(j2 & (c2 > 0), c2 * lb, 0.0).sum(axis=1)
+        lam_a = _wlog(n1 * (1 - m1), n1 + u) + wa
+        lam_b = _wlog(n2 * (1 - m2), n2 + v) + wb
+    if slope:
+        with np.errstate(divide="ignore", invalid="ignore"):   # end points of a plotted curve: 1/0 = inf
+            d = ((1 - m1) / (n1 + u) + (1 - m2) / (n2 + v) + np.where(j1, 1 / ca, 0).sum(axis=1)
+                 + np.where(j2, 1 / cb, 0).sum(axis=1))
+        scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
     if pc.has_den:
         da, wda, db, wdb = _den_terms(pc, idx, u, v)
-        lpa, lpb, lam_a, lam_b = lpa - da, lpb - db, lam_a - wda, lam_b - wdb
-    return lpa, lpb, lam_a, lam_b
+        lpa, lpb = lpa - da, lpb - db
+        if lam:
+            lam_a, lam_b = lam_a - wda, lam_b - wdb
+        if slope:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d = d - _den_inv(pc.den1[idx], pc.d1[idx], u) - _den_inv(pc.den2[idx], pc.d2[idx], v)
+            scale = scale + np.abs(da) + np.abs(db)
+    return lpa, lpb, lam_a, lam_b, d, scale
 
 
 def _den_terms(pc, idx, u, v):
@@ -176,42 +212,11 @@ def _den_terms(pc, idx, u, v):
     return out
 
 
-def log_ratio(pc, idx, u, shift):
-    """log r(u), its derivative, and the size of the summed terms (interior points)."""
-    if pc.has_den and numba_enabled():
-        # missing training values (the exact route of every row): one compiled pass per row
-        # instead of ~20 array passes; the same terms, summed in feature order
-        out = np.empty((3, len(idx)))
-        _log_ratio_rows(pc.n1, pc.m1, pc.c1, pc.j1, pc.den1, pc.d1, pc.n2, pc.m2, pc.c2, pc.j2, pc.den2,
-                        pc.d2, np.asarray(idx, dtype=np.int64), np.asarray(u, dtype=float), float(shift), out)
-        return out[0], out[1], out[2]
-    v = shift - u
-    n1, n2, m1, m2 = pc.n1[idx], pc.n2[idx], pc.m1[idx], pc.m2[idx]
-    j1, j2 = pc.j1[idx], pc.j2[idx]
-    ca, cb = pc.c1[idx] + u[:, None], pc.c2[idx] + v[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        la = np.where(j1, np.log(ca), 0.0)
-        lb = np.where(j2, np.log(cb), 0.0)
-    a1, b1 = _wlog(1 - m1, n1 + u), _wlog(1 - m2, n2 + v)
-    with np.errstate(divide="ignore"):   # end points of a plotted curve: 1/0 = inf is fine
-        inv_a = np.where(j1, 1 / ca, 0).sum(axis=1)
-        inv_b = np.where(j2, 1 / cb, 0).sum(axis=1)
-    value = a1 + la.sum(axis=1) - b1 - lb.sum(axis=1)
-    scale = np.abs(a1) + np.abs(b1) + np.abs(la).sum(axis=1) + np.abs(lb).sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = (1 - m1) / (n1 + u) + (1 - m2) / (n2 + v) + inv_a + inv_b
-        if pc.has_den:
-            da, _, db, _ = _den_terms(pc, idx, u, v)
-            value = value - da + db
-            scale = scale + np.abs(da) + np.abs(db)
-            d = d - _den_inv(pc.den1[idx], pc.d1[idx], u) - _den_inv(pc.den2[idx], pc.d2[idx], v)
-    return value, d, scale
-
-
 @compiled_kernel(error_model="numpy")
-def _side_logs_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
-    """:func:`side_logs` row by row: out[0..3] = log p_a, log p_b, log Λ_a, log Λ_b for the rows
-    ``idx`` at ``u`` (0 log 0 = 0; log 0 = -inf, as numpy)."""
+def _side_terms_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
+    """:func:`_side_terms` row by row (numba): out[0..5] = log p_a, log p_b, log Λ_a, log Λ_b, the
+    derivative of log r and the terms' size, for the rows ``idx`` at ``u`` (0 log 0 = 0; log 0 =
+    -inf and 1/0 = inf, as numpy)."""
     k = c1.shape[1]
     for i in range(idx.shape[0]):
         r = idx[i]
@@ -220,50 +225,11 @@ def _side_logs_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, 
         w1 = 1.0 - m1[r]
         w2 = 1.0 - m2[r]
         log_n1, log_n2 = np.log(n1[r] + x), np.log(n2[r] + v)
-        lpa = 0.0 if w1 == 0.0 else w1 * log_n1
-        lpb = 0.0 if w2 == 0.0 else w2 * log_n2
+        a1 = 0.0 if w1 == 0.0 else w1 * log_n1                   # xlogy: 0 log 0 = 0
+        b1 = 0.0 if w2 == 0.0 else w2 * log_n2
         lam_a = 0.0 if n1[r] * w1 == 0.0 else n1[r] * w1 * log_n1
         lam_b = 0.0 if n2[r] * w2 == 0.0 else n2[r] * w2 * log_n2
-        la = lb = wa = wb = da = db = wda = wdb = 0.0
-        for j in range(k):
-            if j1[r, j]:
-                t = np.log(c1[r, j] + x)
-                la += t
-                if c1[r, j] > 0.0:
-                    wa += c1[r, j] * t
-            if j2[r, j]:
-                t = np.log(c2[r, j] + v)
-                lb += t
-                if c2[r, j] > 0.0:
-                    wb += c2[r, j] * t
-            if den1[r, j]:
-                t = np.log(d1[r, j] + x)
-                da += t
-                wda += d1[r, j] * t
-            if den2[r, j]:
-                t = np.log(d2[r, j] + v)
-                db += t
-                wdb += d2[r, j] * t
-        out[0, i] = lpa + la - da
-        out[1, i] = lpb + lb - db
-        out[2, i] = lam_a + wa - wda
-        out[3, i] = lam_b + wb - wdb
-
-
-@compiled_kernel(error_model="numpy")
-def _log_ratio_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
-    """:func:`log_ratio` row by row: out[0] log r, out[1] its derivative, out[2] the terms' size,
-    for the rows ``idx`` of the pair counts at ``u`` (log 0 = -inf and 1/0 = inf, as numpy)."""
-    k = c1.shape[1]
-    for i in range(idx.shape[0]):
-        r = idx[i]
-        x = u[i]
-        v = shift - x
-        w1 = 1.0 - m1[r]
-        w2 = 1.0 - m2[r]
-        a1 = 0.0 if w1 == 0.0 else w1 * np.log(n1[r] + x)          # xlogy: 0 log 0 = 0
-        b1 = 0.0 if w2 == 0.0 else w2 * np.log(n2[r] + v)
-        la = lb = size = da = db = 0.0
+        la = lb = wa = wb = da = db = wda = wdb = size = 0.0
         slope = w1 / (n1[r] + x) + w2 / (n2[r] + v)
         for j in range(k):
             if j1[r, j]:
@@ -271,20 +237,31 @@ def _log_ratio_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, 
                 la += t
                 size += abs(t)
                 slope += 1.0 / (c1[r, j] + x)
+                if c1[r, j] > 0.0:
+                    wa += c1[r, j] * t
             if j2[r, j]:
                 t = np.log(c2[r, j] + v)
                 lb += t
                 size += abs(t)
                 slope += 1.0 / (c2[r, j] + v)
+                if c2[r, j] > 0.0:
+                    wb += c2[r, j] * t
             if den1[r, j]:
-                da += np.log(d1[r, j] + x)
+                t = np.log(d1[r, j] + x)
+                da += t
+                wda += d1[r, j] * t
                 slope -= 1.0 / (d1[r, j] + x)
             if den2[r, j]:
-                db += np.log(d2[r, j] + v)
+                t = np.log(d2[r, j] + v)
+                db += t
+                wdb += d2[r, j] * t
                 slope -= 1.0 / (d2[r, j] + v)
-        out[0, i] = a1 + la - b1 - lb - da + db
-        out[1, i] = slope
-        out[2, i] = abs(a1) + abs(b1) + size + abs(da) + abs(db)
+        out[0, i] = a1 + la - da
+        out[1, i] = b1 + lb - db
+        out[2, i] = lam_a + wa - wda
+        out[3, i] = lam_b + wb - wdb
+        out[4, i] = slope
+        out[5, i] = abs(a1) + abs(b1) + size + abs(da) + abs(db)
 
 
 def _den_inv(den, d, x):
@@ -663,3 +640,113 @@ def critical_alpha_data_only(pc: PairCounts):
     return crit_ab, crit_ba
 
 
+
+
+def dominance_verdicts(pc: PairCounts, alpha: float, include_instance: bool = True):
+    """``alpha > critical_alpha_pairs(pc, include_instance)`` for (a over b, b over a): two bool (k,).
+
+    The exact route of the LNCC's verdicts, for items of any pairs of classes and any missing
+    values.  An item is settled from the exact root u0 of r = 1 and L(u0) where they decide it
+    (:func:`_settle_at_root`, with the end values of :func:`_pair_ends`); with the instance the
+    others get the search that stops once its brackets prove both verdicts
+    (:func:`dominance_pairs`); an item whose profile continues along a free conditional (the
+    segment of the module docstring), or without the instance, the exact levels.  Every shortcut
+    keeps a rounding margin, so a verdict within rounding of the level is the exact comparison's.
+    """
+    shift = 1.0 if include_instance else 0.0
+    k = pc.n1.size
+    ab, ba = np.zeros(k, bool), np.zeros(k, bool)
+    if k == 0 or not alpha > 0:                     # critical levels are >= 0: nothing dominates
+        return ab, ba
+    seg = pc.seg1 | pc.seg2
+    rest, curve = np.flatnonzero(seg), np.flatnonzero(~seg)
+    if curve.size:
+        sub = pc.take(curve)
+        ends = _pair_ends(sub, shift)
+        c_ab, c_ba, known, u0, at_u0 = _settle_at_root(sub, ends, np.log(alpha), shift)
+        ab[curve], ba[curve] = c_ab, c_ba
+        left = np.flatnonzero(~known)
+        if left.size and shift:
+            ab[curve[left]], ba[curve[left]] = dominance_pairs(sub.take(left), alpha, ends["margin"][left],
+                                                               u0[left], at_u0[left])
+        elif left.size:
+            rest = np.concatenate([rest, curve[left]])
+    if rest.size:
+        crit_ab, crit_ba = critical_alpha_pairs(pc.take(rest), include_instance)
+        ab[rest], ba[rest] = alpha > crit_ab, alpha > crit_ba
+    return ab, ba
+
+
+def _pair_ends(pc: PairCounts, shift: float):
+    """log r at the ends, bounds on log max L and the rounding margin (k,) of the items of ``pc``.
+
+    ``lr_ab`` is log r at u = 0 for (a, b), ``lr_ba`` the same for (b, a) (log r(1) negated with
+    the instance).  Without the instance (003 Cor. 1) the maximum of log L is exactly at 0:
+    ``m_lo = m_up = log L(0)``.  With it the maximum lies in [0, 1] and is at least ``m_lo =
+    max(log L(0), log L(1))`` and at most ``m_up``, the one-cell bound of :func:`_cell_ends` on
+    [0, 1]: each feature's log Λ term c log(c + u) - n_j log(n_j + u) decreases and each factor of
+    p increases in u (missing values too), and the class terms' sum is at most its value at
+    n_a / (n_a + n_b) (:func:`class_terms_max`).  The margin is ``ROUNDING`` times the sizes of
+    every term added at both ends (:func:`_term_sizes`).
+    """
+    k = pc.n1.size
+    rows = np.arange(k)
+    margin = ROUNDING * (_term_sizes(pc.c1, pc.d1, pc.j1, pc.den1, pc.n1, pc.m1)
+                         + _term_sizes(pc.c2, pc.d2, pc.j2, pc.den2, pc.n2, pc.m2))
+    lpa0, lpb_s, lam_a0, lam_b_s = side_logs(pc, rows, np.zeros(k), shift)   # b's argument: shift
+    with np.errstate(invalid="ignore"):
+        if not shift:
+            lr, ll0 = lpa0 - lpb_s, lam_a0 + lam_b_s
+            return {"lr_ab": lr, "lr_ba": -lr, "m_lo": ll0, "m_up": ll0, "margin": margin}
+        lpa1, lpb0, lam_a1, lam_b0 = side_logs(pc, rows, np.ones(k), shift)
+        ll0 = lam_a0 + lam_b_s + np.logaddexp(lpa0, lpb_s)
+        ll1 = lam_a1 + lam_b0 + np.logaddexp(lpa1, lpb0)
+    na, nb = pc.n1, pc.n2
+    upper = (lam_a0 - xlogy(na, na) + lam_b0 - xlogy(nb, nb)
+             + class_terms_max(na, nb, 0.0, 1.0) + np.logaddexp(lpa1, lpb_s))
+    m_lo = np.maximum(ll0, ll1)
+    return {"lr_ab": lpa0 - lpb_s, "lr_ba": lpb0 - lpa1, "m_lo": m_lo, "m_up": np.maximum(upper, m_lo),
+            "margin": margin}
+
+
+def _term_sizes(c, d, j, den, n, m):
+    """Sum of the sizes of the terms of one class's log p and log Λ at the arguments 0 and 1 (each
+    weighted by its count plus one), plus (n + 2)(m + 1): the scale of the rounding margin."""
+    total = (n + 2.0) * (m + 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for u in (0.0, 1.0):
+            log_c, log_d, log_n = np.abs(np.log(c + u)), np.abs(np.log(d + u)), np.abs(np.log(n + u))
+            # a class without rows (declared only) has log n = -inf at 0 and a term 0 log 0 = 0
+            total = (total + np.where(j & np.isfinite(log_c), (c + 1.0) * log_c, 0.0).sum(axis=1)
+                     + np.where(den, (d + 1.0) * log_d, 0.0).sum(axis=1)
+                     + np.where(np.isfinite(log_n), (n + 1.0) * (np.abs(1.0 - m) + 1.0) * log_n, 0.0))
+    return total
+
+
+def _settle_at_root(pc, ends, log_alpha, shift):
+    """Verdicts from u0 (r(u0) = 1) and L(u0) computed exactly, where they decide them.
+
+    The set {r <= 1} is {u <= u0}.  If u0 <= 0, L increases up to u0, so ``a`` dominates ``b`` iff
+    L(u0) < α max L, and ``b`` never dominates ``a``; u0 >= 1 is the mirror case.  If u0 lies in
+    (0, 1), both sets contain u0, so neither class dominates when L(u0) >= α max L.  The maximum
+    is bracketed by ``m_lo`` and ``m_up`` of :func:`_pair_ends` (exact without the instance); items
+    the bracket or the rounding margin leave open are not ``known`` and need the exact search.
+    Returns (a over b, b over a, known, u0, log L(u0)) over the items of ``pc`` (u0 and L(u0) are
+    NaN where the sign of log r(0) or log r(1) is within the margin of 0: not computed).
+    """
+    margin = ends["margin"]
+    left = ends["lr_ab"] >= margin                               # u0 < 0: only a over b
+    right = ends["lr_ba"] >= margin                              # u0 > 1 (u0 > 0 without it)
+    middle = (ends["lr_ab"] < -margin) & (ends["lr_ba"] < -margin) if shift else np.zeros_like(left)
+    rows = np.flatnonzero(left | right | middle)
+    log_l = np.full(left.size, np.nan)
+    u0 = np.full(left.size, np.nan)
+    if rows.size:
+        sub = pc.take(rows)
+        u0[rows] = ratio_root(sub, shift)
+        log_l[rows] = log_lik(sub, np.arange(rows.size), u0[rows], include_instance=bool(shift))
+    with np.errstate(invalid="ignore"):
+        low = log_l < log_alpha + ends["m_lo"] - margin          # L(u0) < α max L for sure
+        high = log_l >= log_alpha + ends["m_up"] + margin        # L(u0) >= α max L for sure
+    known = ((left | right) & (low | high)) | (middle & high)
+    return left & low, right & low, known, u0, log_l

@@ -12,7 +12,7 @@ delete ``credal_core/naive/__pycache__``).
 """
 from __future__ import annotations
 
-__all__ = ["FEW_ROWS", "MAX_CELLS", "REACH", "ROUNDING", "TAYLOR_ORDER"]
+__all__ = ["MAX_CELLS", "REACH", "ROUNDING", "TAYLOR_ORDER"]
 
 # Taylor order Q of the compiled per-row sums (the kernel's sums are written out for this order)
 TAYLOR_ORDER = 6
@@ -27,7 +27,3 @@ ROUNDING = 1e-11
 
 # Cells of the kernel's branch and bound per interval before a row is left to the exact route.
 MAX_CELLS = 48
-
-# At most this many distinct rows left open by the kernel: the exact route takes every open pair
-# of them in one call; more rows go pair by pair in blocks.
-FEW_ROWS = 64

@@ -1,10 +1,11 @@
 r"""Compiled certificates of the LNCC's verdicts (numba), one row and one pair of classes at a time.
 
 :func:`certify` settles most verdicts of :meth:`LNCC._dominance <credal_core.naive.lncc.LNCC._dominance>`
-in one compiled pass over the rows; the rows it cannot settle are flagged and go to the numpy stages
-(whose verdicts are the exact ones).  Every verdict issued here is a proof: it holds for the exact
-profile likelihood whatever the rounding, by a margin, so the compiled and the numpy paths return the
-same verdicts (tested on random inputs in ``tests/credal_core/naive/test_lncc_kernels.py``).
+in one compiled pass over the rows; the rows it cannot settle are flagged and go to the exact route
+(:func:`credal_core.likelihood.pairwise.dominance_verdicts`).  Every verdict issued here is a proof:
+it holds for the exact profile likelihood whatever the rounding, by a margin, so the paths with and
+without numba return the same verdicts (tested on random inputs in
+``tests/credal_core/naive/test_lncc_kernels.py`` and ``test_lncc_paths.py``).
 
 **Per-row sums.**  For a class with count n and the instance's counts :math:`c_j` (the features with
 :math:`c_j < n`; m of them, k of them zero), around the centre z (1/2 with the instance, 0 without)
@@ -30,9 +31,10 @@ sign of (log L)': a cell where ψ keeps its sign has its maximum at an end; a ce
 (ψ' < 0, from bounds on the slopes) has one, at the bracketed root of ψ; where ψ increases the
 maximum is at an end; other cells are split.  The root u0 of log r is bracketed by certified signs.
 Every bound adds a rounding margin of 1e-11 times the size of the terms it sums (the rule of the
-numpy stages) to the remainders, every comparison keeps one more, and a row whose comparison falls
-inside them (or outside the expansions' reach, or needs too many cells) is left
-to the numpy stages.
+exact route, :data:`._lncc_constants.ROUNDING`) to the remainders, every comparison keeps one more,
+and a row whose comparison falls inside them (or outside the expansions' reach, or needs too many
+cells) is left to the exact route.  The constants (Taylor order, reach, margin, cells) are those of
+:mod:`._lncc_constants`.
 """
 from __future__ import annotations
 

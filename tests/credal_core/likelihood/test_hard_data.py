@@ -1,10 +1,11 @@
 """The LNCC on hard data: features independent of the class, small training sets (close calls).
 
-Most class pairs are then decided by the Taylor stage of ``LNCC._dominance`` (per-row power sums
-with bounded remainders, a certified shape of the profile likelihood and bracketed roots).  Its
-verdicts must equal ``alpha > critical_alpha`` (the exact search) with alpha on critical levels
-and one ulp either side, and ``critical_alpha`` must match the generic optimiser over the raw
-parameters on many small cases.
+Most class pairs are then decided by the compiled certificates of ``LNCC._dominance`` (per-row
+power sums with bounded remainders, a certified shape of the profile likelihood and bracketed
+roots; numba) or, without numba, by the exact route.  The verdicts of both paths must equal
+``alpha > critical_alpha`` (the exact search) with alpha on critical levels and one ulp either
+side, and ``critical_alpha`` must match the generic optimiser over the raw parameters on many
+small cases.
 """
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ import pytest
 
 import credal_core.naive.lncc as lncc_module
 from credal_core import LNCC
+from credal_core._compiled import numba_enabled
 from tests._depth import cases
 from tests.credal_core.brute_force import encode_instance, lncc_critical_alpha_matrix
 
@@ -27,18 +29,17 @@ def _uninformative(rng, n_rows, n_classes, n_features, n_values):
 @pytest.mark.parametrize("n_train, include", [(30, True), (30, False), (300, True), (300, False),
                                               (3000, True), (3000, False)])
 def test_taylor_stage_verdicts_equal_the_exact_levels(n_train, include, monkeypatch):
-    monkeypatch.setenv("CREDAL_NUMBA", "0")     # the numpy Taylor stage (numba's kernel decides first)
     rng = np.random.default_rng(n_train + include)
     X, y = _uninformative(rng, n_train + 300, 3, 20, 4)
     decided = []
-    stage = lncc_module._taylor_verdicts
+    stage = lncc_module.certify
 
     def spy(*args, **kwargs):
-        out = stage(*args, **kwargs)
-        decided.append(out[2].mean())
-        return out
+        dom, unknown = stage(*args, **kwargs)
+        decided.append(1 - unknown[:, np.triu(np.ones((3, 3), bool), 1)].mean())
+        return dom, unknown
 
-    monkeypatch.setattr(lncc_module, "_taylor_verdicts", spy)
+    monkeypatch.setattr(lncc_module, "certify", spy)
     model = LNCC(include_instance=include).fit(X[:n_train], y[:n_train])
     X_test = X[n_train:]
     crit = model.critical_alpha(X_test)
@@ -48,19 +49,17 @@ def test_taylor_stage_verdicts_equal_the_exact_levels(n_train, include, monkeypa
     for level in rng.choice(levels, 3):
         alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0))]
     for alpha in alphas:
-        # the probes first (the default on 300 rows), then the Taylor stage first (a sample of 8
-        # rows where the probes never pay): the same verdicts
-        for rate in (None, 2.0):
-            with pytest.MonkeyPatch.context() as patch:
-                if rate is not None:
-                    patch.setattr(lncc_module, "_SAMPLE_ROWS", 8)
-                    patch.setattr(lncc_module, "_PROBE_RATE", rate)
-                dom = model.set_params(alpha=alpha).dominance(X_test)
+        # the compiled certificates first (numba), then the exact route alone: the same verdicts
+        for flag in ("1", "0"):
+            monkeypatch.setenv("CREDAL_NUMBA", flag)
+            dom = model.set_params(alpha=alpha).dominance(X_test)
             mismatch = dom[:, off] != (alpha > crit)[:, off]
-            assert not mismatch.any(), (alpha, rate, int(mismatch.sum()))
-    # the stage is exercised: it settles most close calls on this data (not on 30 rows with
-    # instance, where zero counts and bimodal profiles are common)
-    assert np.mean(decided) > (0.2 if n_train == 30 else 0.8), decided
+            assert not mismatch.any(), (alpha, flag, int(mismatch.sum()))
+    # the certificates are exercised: they settle most close calls on this data (not on 30 rows
+    # with instance, where zero counts and bimodal profiles are common)
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    if numba_enabled():
+        assert np.mean(decided) > (0.2 if n_train == 30 else 0.8), decided
 
 
 def test_small_uninformative_cases_match_brute_force():

@@ -9,7 +9,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from credal_core.likelihood.pairwise import PairCounts, critical_alpha_pairs
+from credal_core.likelihood.pairwise import (
+    PairCounts,
+    critical_alpha_pairs,
+    dominance_verdicts,
+    log_ratio,
+    side_logs,
+)
 from credal_core.likelihood.profile import PairProfile
 
 
@@ -68,3 +74,63 @@ def test_curve_without_instance_peaks_at_one():
     c = p.curve(4001)
     assert c["likelihood"].max() == pytest.approx(1.0, abs=1e-12)
     assert c["t"][c["likelihood"].idxmax()] == pytest.approx(0.0, abs=1e-12)
+
+
+def _random_pairs(rng, k, m, missing):
+    """k random items of a pair of classes (zero counts, counts equal to n, and with ``missing``
+    per-feature sample sizes below n, missing test values and free conditionals)."""
+    n1, n2 = rng.integers(0, 30, k).astype(float), rng.integers(1, 30, k).astype(float)
+    d1 = np.where(rng.random((k, m)) < 0.3, np.floor(rng.random((k, m)) * (n1[:, None] + 1)), n1[:, None])
+    d2 = np.where(rng.random((k, m)) < 0.3, np.floor(rng.random((k, m)) * (n2[:, None] + 1)), n2[:, None])
+    if not missing:
+        d1, d2 = n1[:, None] + 0 * d1, n2[:, None] + 0 * d2
+    c1 = np.floor(rng.random((k, m)) ** 2 * (d1 + 1)).clip(0, d1)
+    c2 = np.floor(rng.random((k, m)) ** 2 * (d2 + 1)).clip(0, d2)
+    gone = (rng.random((k, m)) < 0.2) if missing else np.zeros((k, m), bool)
+    return PairCounts(n1, c1, n2, c2, d1, d2, gone) if missing else PairCounts(n1, c1, n2, c2)
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("include", [True, False])
+def test_dominance_verdicts_equal_alpha_above_the_critical_levels(missing, include):
+    """The exact route of the LNCC's verdicts (settling at the root, the search that stops once they
+    are proven) against ``alpha > critical_alpha_pairs``, items by the hundred, alpha on the levels,
+    one ulp either side, tiny and usual."""
+    rng = np.random.default_rng(3 + 2 * missing + include)
+    pc = _random_pairs(rng, 400, 6, missing)
+    if missing:
+        assert pc.has_den and (pc.seg1 | pc.seg2).any()
+    crit_ab, crit_ba = critical_alpha_pairs(pc, include)
+    levels = np.concatenate([crit_ab, crit_ba])
+    levels = levels[(levels > 0) & (levels < 1)]
+    assert levels.size > 100
+    alphas = [1e-300, 1e-20, 0.3, 0.75, 1.0]
+    for level in rng.choice(levels, 4):
+        alphas += [float(level), float(np.nextafter(level, 2.0)), float(np.nextafter(level, -1.0))]
+    for alpha in alphas:
+        ab, ba = dominance_verdicts(pc, alpha, include)
+        np.testing.assert_array_equal(ab, alpha > crit_ab, err_msg=repr(alpha))
+        np.testing.assert_array_equal(ba, alpha > crit_ba, err_msg=repr(alpha))
+    assert not dominance_verdicts(pc, 0.0, include)[0].any()
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("shift", [1.0, 0.0])
+def test_log_ratio_is_the_difference_of_the_side_logs(monkeypatch, missing, shift):
+    """log r = log p_a - log p_b (one set of sums behind both), on both paths (with missing training
+    values and numba the sums are compiled row by row: equal to 1e-12)."""
+    rng = np.random.default_rng(int(shift) + 2 * missing)
+    pc = _random_pairs(rng, 300, 7, missing)
+    top = pc.u_max if shift else pc.u_max - 1.0
+    live = np.flatnonzero(top > pc.u_min)
+    u = pc.u_min[live] + (top - pc.u_min)[live] * rng.uniform(0.01, 0.99, live.size)
+    got = {}
+    for flag in ("0", "1"):
+        monkeypatch.setenv("CREDAL_NUMBA", flag)
+        value, slope, size = log_ratio(pc, live, u, shift)
+        lpa, lpb, _, _ = side_logs(pc, live, u, shift)
+        np.testing.assert_array_equal(value, lpa - lpb)
+        assert np.all(np.isfinite(slope)) and np.all(size >= np.abs(value) * (1 - 1e-12))
+        got[flag] = (value, slope, size, lpa, lpb)
+    for have, want in zip(got["1"], got["0"]):
+        np.testing.assert_allclose(have, want, rtol=1e-12, atol=1e-12)

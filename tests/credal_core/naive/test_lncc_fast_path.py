@@ -1,19 +1,20 @@
 """The LNCC's fast ``dominance`` path against its exact definition ``alpha > critical_alpha``.
 
-``LNCC._dominance`` settles most verdicts from per-row sums over blocks of features (Taylor-bounded
-probes, ``_probe_sums``), then from the exact root of r = 1 (``_settle_at_root``), and leaves the
-rest to the exact search; ``critical_alpha`` always runs the exact search.  The verdicts must be
-identical, on random data sets with many features and classes, small and large training sets,
-values unseen in training, and alphas placed exactly on (and one ulp off) critical levels, where
-only the rounding margins keep a certificate from claiming a verdict it cannot prove.
+``LNCC._dominance`` settles most verdicts in the compiled certificates (numba) and the rest by the
+exact route (``pairwise.dominance_verdicts``): from the exact root of r = 1 (``_settle_at_root``),
+then the search that stops once the verdicts are proven; ``critical_alpha`` always runs the exact
+search.  The verdicts must be identical, on both paths (numba on and off), on random data sets with
+many features and classes, small and large training sets, values unseen in training, and alphas
+placed exactly on (and one ulp off) critical levels, where only the rounding margins keep a
+certificate from claiming a verdict it cannot prove.
 """
 import numpy as np
 import pandas as pd
 import pytest
 
+import credal_core.likelihood.pairwise as pairwise_module
 import credal_core.naive.lncc as lncc_module
 from credal_core import LNCC
-from credal_core.data.counts import lookup_sum
 
 
 def _naive_bayes_case(rng, n_train, n_classes, n_features, n_values, n_test=150):
@@ -42,10 +43,8 @@ def _alphas(rng, crit, off):
     return out
 
 
-# The order of the stages: as chosen from a sample of the rows (only past 2 * _SAMPLE_ROWS
-# rows), the probes first, the Taylor stage first (a sample of 8 rows, the probes never pay /
-# always pay).  Each order must give the same verdicts.
-ORDERS = [{}, {"_SAMPLE_ROWS": 8, "_PROBE_RATE": 0.0}, {"_SAMPLE_ROWS": 8, "_PROBE_RATE": 2.0}]
+# The paths: the compiled certificates first (numba, when installed), the exact route alone.
+PATHS = [{"CREDAL_NUMBA": "1"}, {"CREDAL_NUMBA": "0"}]
 
 # (seed, training rows, classes, features, values per feature)
 CASES = [(seed, n_train, n_classes, n_features, n_values)
@@ -63,28 +62,34 @@ def test_fast_dominance_equals_exact_critical_alpha(seed, n_train, n_classes, n_
         crit = model.critical_alpha(X_test)
         off = ~np.eye(crit.shape[1], dtype=bool)
         for alpha in _alphas(rng, crit, off):
-            for order in ORDERS:
+            for order in PATHS:
                 with pytest.MonkeyPatch.context() as patch:
                     for name, value in order.items():
-                        patch.setattr(lncc_module, name, value)
+                        patch.setenv(name, value)
                     dom = model.set_params(alpha=alpha).dominance(X_test)
                 mismatch = dom[:, off] != (alpha > crit)[:, off]
                 assert not mismatch.any(), (include, alpha, order, int(mismatch.sum()))
 
 
-def test_every_stage_of_the_fast_path_is_exercised(monkeypatch):
-    """The comparison above is only worth something if each stage decides some rows."""
-    # the numpy stages (with numba the compiled certificates settle almost every row before them;
-    # tests/credal_core/naive/test_lncc_kernels.py compares both paths)
-    monkeypatch.setenv("CREDAL_NUMBA", "0")
-    seen = {"sums": 0, "root": 0, "search with the instance": 0, "exact without it": 0}
-    probe, settle, search, exact = (lncc_module._probe_sums, lncc_module._settle_at_root,
-                                    lncc_module.dominance_pairs, lncc_module.critical_alpha_pairs)
+@pytest.mark.parametrize("numba", ["1", "0"])
+def test_every_stage_of_the_fast_path_is_exercised(monkeypatch, numba):
+    """The comparison above is only worth something if each route decides some verdicts: the
+    compiled certificates (with numba), the settling at the root, the search with the instance that
+    stops once the verdicts are proven, and the exact levels without it."""
+    monkeypatch.setenv("CREDAL_NUMBA", numba)
+    if numba == "1" and not lncc_module.numba_enabled():
+        pytest.skip("numba is not installed: only the exact route exists")
+    seen = {"root": 0, "search with the instance": 0, "exact without it": 0}
+    if numba == "1":
+        seen["kernel"] = 0
+    certify, settle, search, exact = (lncc_module.certify, pairwise_module._settle_at_root,
+                                      pairwise_module.dominance_pairs, pairwise_module.critical_alpha_pairs)
 
-    def spy_probe(*args, **kwargs):
-        verdict, known = probe(*args, **kwargs)
-        seen["sums"] += int(known.sum())
-        return verdict, known
+    def spy_certify(*args, **kwargs):
+        dom, unknown = certify(*args, **kwargs)
+        n_classes = unknown.shape[1]
+        seen["kernel"] += int((~unknown[:, np.triu(np.ones((n_classes, n_classes), bool), 1)]).sum())
+        return dom, unknown
 
     def spy_settle(*args, **kwargs):
         out = settle(*args, **kwargs)
@@ -96,13 +101,13 @@ def test_every_stage_of_the_fast_path_is_exercised(monkeypatch):
         return search(pc, *args, **kwargs)
 
     def spy_exact(pc, include_instance=True):
-        seen["exact without it"] += pc.n1.size
+        seen["exact without it"] += pc.n1.size * (not include_instance)
         return exact(pc, include_instance)
 
-    monkeypatch.setattr(lncc_module, "_probe_sums", spy_probe)
-    monkeypatch.setattr(lncc_module, "_settle_at_root", spy_settle)
-    monkeypatch.setattr(lncc_module, "dominance_pairs", spy_search)
-    monkeypatch.setattr(lncc_module, "critical_alpha_pairs", spy_exact)
+    monkeypatch.setattr(lncc_module, "certify", spy_certify)
+    monkeypatch.setattr(pairwise_module, "_settle_at_root", spy_settle)
+    monkeypatch.setattr(pairwise_module, "dominance_pairs", spy_search)
+    monkeypatch.setattr(pairwise_module, "critical_alpha_pairs", spy_exact)
     rng = np.random.default_rng(7)
     for n_train in (40, 3000):
         X, y, X_test = _naive_bayes_case(rng, n_train, 3, 20, 4, n_test=400)
@@ -114,22 +119,6 @@ def test_every_stage_of_the_fast_path_is_exercised(monkeypatch):
             crit = model.critical_alpha(X_test[:1])[0]
             model.set_params(alpha=float(crit[crit < 1].min())).dominance(X_test[:1])
     assert min(seen.values()) > 0, seen
-
-
-@pytest.mark.parametrize("limit", [1, 7, 50, 4096])
-def test_block_sums_equal_per_feature_sums_and_minima(limit):
-    rng = np.random.default_rng(limit)
-    widths = rng.integers(2, 9, 13)                     # values per feature, plus the unseen one
-    tables = [rng.normal(size=(3, w)) for w in widths]
-    codes = np.column_stack([rng.integers(-1, w - 1, 500) for w in widths])   # -1: unseen
-    blocks = lncc_module._BlockSums(codes, widths, limit)
-    assert all(np.prod(widths[lo:hi]) <= max(limit, widths[lo]) for lo, hi in blocks.blocks)
-    np.testing.assert_allclose(blocks.reduce(tables), lookup_sum(codes, tables), rtol=1e-13, atol=1e-12)
-    by_hand = np.stack([[min(t[c, code] for t, code in zip(tables, row)) for row in codes] for c in range(3)])
-    np.testing.assert_array_equal(blocks.reduce(tables, np.minimum), by_hand)
-    stacked = [np.stack([t, 2 * t]) for t in tables]    # leading axes are carried through
-    np.testing.assert_allclose(blocks.reduce(stacked)[1], 2 * lookup_sum(codes, tables),
-                               rtol=1e-13, atol=1e-12)
 
 
 @pytest.mark.parametrize("include_instance", [True, False])

@@ -1,7 +1,8 @@
-"""The LNCC's compiled certificates (``credal_core.naive._lncc_kernels``) against the numpy stages.
+"""The LNCC's compiled certificates (``credal_core.naive._lncc_kernels``) against the exact route.
 
 With numba (the default) ``LNCC._dominance`` settles most verdicts in the compiled kernel and leaves
-the rest to the numpy stages; with ``CREDAL_NUMBA=0`` the numpy stages do everything.  Both must
+the rest to the exact route (``credal_core.likelihood.pairwise.dominance_verdicts``); with
+``CREDAL_NUMBA=0`` the exact route does everything.  Both must
 give identical verdicts, equal to the exact definition ``alpha > critical_alpha``, on random data
 sets (small and large training sets, zero counts, values unseen in training, many classes) and at
 levels α placed exactly on (and one ulp off) critical levels, where only the rounding margins keep
@@ -84,8 +85,8 @@ def test_compiled_and_numpy_paths_give_the_exact_verdicts(numba_on, monkeypatch,
 @pytest.mark.parametrize("include", [True, False])
 @pytest.mark.parametrize("informative", [True, False])
 def test_the_kernel_settles_most_rows_and_only_proven_verdicts(numba_on, include, informative):
-    """The kernel alone: its verdicts where it claims one equal the numpy stages', and it leaves few
-    rows open (otherwise the comparison above would test the numpy stages only)."""
+    """The kernel alone: its verdicts where it claims one equal the exact route's, and it leaves few
+    rows open (otherwise the comparison above would test the exact route only)."""
     rng = np.random.default_rng(11 + include + 2 * informative)
     X, y, X_test = _case(rng, 300, 3, 20, 4, informative, n_test=2000)
     model = LNCC(alpha=0.75, include_instance=include).fit(X, y)
@@ -93,7 +94,7 @@ def test_the_kernel_settles_most_rows_and_only_proven_verdicts(numba_on, include
     dom, unknown = _lncc_kernels.certify(codes, model.tables_, include, np.log(0.75))
     unknown = unknown | np.swapaxes(unknown, 1, 2)            # (a, b) open: both directions
     assert unknown.any(axis=(1, 2)).mean() < 0.05
-    expected = model._dominance_stages(codes)
+    expected = model._exact_distinct(codes)
     off = ~np.eye(3, dtype=bool) & ~unknown
     assert np.array_equal(dom[off], expected[off])
     assert dom[off].any()                                       # some dominance is claimed

@@ -173,20 +173,20 @@ def test_repeated_rows_get_the_verdicts_of_their_distinct_row(include, training_
 @pytest.mark.parametrize("include", [True, False])
 @pytest.mark.parametrize("seed, where", [(0, "training"), (1, "training"), (2, "test rows"), (3, "both")])
 def test_missing_values_settled_at_the_root_equal_the_critical_levels(monkeypatch, include, seed, where):
-    """The missing-values path settles most rows from u0 and L(u0) (``_settle_at_root`` with exactly
-    evaluated end values); every verdict equals ``alpha > critical_alpha`` (the exact profile), with
-    alpha at critical levels, one ulp either side, and a few fixed values."""
-    from credal_core.naive import lncc as lncc_module
+    """The exact route settles most rows with missing values from u0 and L(u0) (``_settle_at_root``
+    with exactly evaluated end values); every verdict equals ``alpha > critical_alpha`` (the exact
+    profile), with alpha at critical levels, one ulp either side, and a few fixed values."""
+    from credal_core.likelihood import pairwise as pairwise_module
 
     settled = []
-    settle = lncc_module._settle_at_root
+    settle = pairwise_module._settle_at_root
 
     def spy(pc, ends, log_alpha, shift):
         out = settle(pc, ends, log_alpha, shift)
         settled.append(out[2])
         return out
 
-    monkeypatch.setattr(lncc_module, "_settle_at_root", spy)
+    monkeypatch.setattr(pairwise_module, "_settle_at_root", spy)
     rng = np.random.default_rng(seed)
     n, m = 500, int(rng.integers(4, 12))
     y = rng.integers(0, 3, n)
@@ -214,16 +214,15 @@ def test_missing_values_settled_at_the_root_equal_the_critical_levels(monkeypatc
     assert settled and np.concatenate(settled).mean() > 0.5
     # the bracket of the maximum that the settling compares L(u0) with holds its maximum
     if include:
-        from credal_core.likelihood.pairwise import profile_maxima
-        from credal_core.naive.lncc import _exact_pair_ends, _pair_counts
+        from credal_core.likelihood.pairwise import _pair_ends, profile_maxima
+        from credal_core.naive.lncc import _pair_counts
 
         codes = model._encode(test)
         for a, b in ((0, 1), (0, 2), (1, 2)):
             pc = _pair_counts(model.tables_, codes, a, b)
             curve = np.flatnonzero(~(pc.seg1 | pc.seg2))
             sub = pc.take(curve)
-            nc = model.tables_.class_counts
-            ends = _exact_pair_ends(sub, nc[a], nc[b], 1.0)
+            ends = _pair_ends(sub, 1.0)
             top = profile_maxima(sub)[0].max(axis=1)
             assert np.all(ends["m_lo"] <= top + 1e-9 * np.abs(top))
             assert np.all(top <= ends["m_up"] + 1e-9 * np.abs(top))

@@ -172,3 +172,26 @@ def test_both_paths_on_ties_and_repeated_rows(monkeypatch, include):
 
     _exactly_equal_levels(monkeypatch, model, X_test)
     assert _check_paths(monkeypatch, rng, model, X_test, brute) > 200
+
+
+def test_the_exact_route_alone_warns_once(monkeypatch):
+    """Without numba every verdict comes from the exact route: one RuntimeWarning per process naming
+    the [fast] extra and how much slower, then silence; the verdicts are those of the levels."""
+    import warnings
+
+    from credal_core.naive import lncc as lncc_module
+
+    monkeypatch.setattr(lncc_module, "_WARNED", [])
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    X, y, _, X_test = random_case(5, n_test=4)
+    model = LNCC().fit(X, y)
+    with pytest.warns(RuntimeWarning, match=r"\[fast\].*|slower") as record:
+        dom = model.dominance(X_test)
+    assert len(record) == 1
+    assert "[fast]" in str(record[0].message) and "slower" in str(record[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.array_equal(model.predict_set(X_test), maximal_set(dom))
+    off = ~np.eye(dom.shape[1], dtype=bool)
+    np.testing.assert_array_equal(dom, (model.alpha > model.critical_alpha(X_test)) & off)
+
