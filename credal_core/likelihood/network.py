@@ -136,7 +136,8 @@ class PathItems:
             raise ValueError("g is undefined at the end of the parametric path (both 0 and +inf appear in "
                              "its product, 003 Theorem 1): choose a function with a defined value")
         inf_l = np.where((q != 0).any(axis=1), -np.inf, 0.0)
-        log_g = np.where(finite, gt.sum(axis=1), 0.0)
+        with np.errstate(invalid="ignore"):        # flat items: 0 and ∞ together, never used
+            log_g = np.where(finite, gt.sum(axis=1), 0.0)
         log_l = np.where(finite, lt.sum(axis=1), inf_l)
         return log_g, np.minimum(log_l, 0.0)
 
