@@ -35,7 +35,8 @@ def random_data(rng, m=None, n=None):
         # correlated features so that the tree has something to find
         for j in range(1, m):
             copy = rng.random(n) < 0.5
-            X.loc[copy, f"F{j}"] = X.loc[copy, f"F{j - 1}"].where(X[f"F{j - 1}"].isin(list("pqr")[:ks[j]]), "p")
+            prev = X[f"F{j - 1}"]
+            X.loc[copy, f"F{j}"] = prev[copy].where(prev[copy].isin(list("pqr")[:ks[j]]), "p")
         y = rng.choice(list("abc")[:C], n)
         if len(set(y)) >= 2 and X.nunique().min() >= 2:
             return X, y
@@ -63,7 +64,8 @@ def brute_critical(X, y, parents, inst, a, b, rng, starts=6):
         return [x[cuts[i]:cuts[i + 1]] for i in range(len(blocks))]
 
     def log_p(parts, c, ic):
-        return np.log(parts[0][ic]) + sum(np.log(parts[pick[(j, c)][0]][pick[(j, c)][1]]) for j in range(len(feats)))
+        return np.log(parts[0][ic]) + sum(np.log(parts[pick[(j, c)][0]][pick[(j, c)][1]])
+                                          for j in range(len(feats)))
 
     def objective(x):
         parts = split(np.maximum(x, FLOOR))
@@ -71,7 +73,8 @@ def brute_critical(X, y, parents, inst, a, b, rng, starts=6):
         return data + np.logaddexp(log_p(parts, a, ia), log_p(parts, b, ib))
 
     def best(constrained):
-        cons = [{"type": "eq", "fun": lambda x, i=i: x[cuts[i]:cuts[i + 1]].sum() - 1} for i in range(len(blocks))]
+        cons = [{"type": "eq", "fun": lambda x, i=i: x[cuts[i]:cuts[i + 1]].sum() - 1}
+                for i in range(len(blocks))]
         if constrained:
             cons.append({"type": "ineq", "fun": lambda x: log_p(split(np.maximum(x, FLOOR)), b, ib)
                          - log_p(split(np.maximum(x, FLOOR)), a, ia)})
