@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import warnings
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import CredalClassifierMixin, NaiveCountsClassifier, check_number, perks_log_joint
+from .._base import CATEGORIES_CONSTRAINT, CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
 from .._compiled import numba_enabled
-from ..data.counts import MISSING, check_categories_policy, lookup
+from ..data.counts import MISSING, lookup
 from ..likelihood.pairwise import PairCounts, critical_alpha_pairs, dominance_verdicts
 from ._lncc_kernels import certify
 
@@ -71,16 +73,15 @@ class LNCC(CredalClassifierMixin, NaiveCountsClassifier):
     0.2334
     """
 
+    # (the base adds: no bool or non-finite alpha, and the contents of a categories list)
+    _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")],
+                              "include_instance": ["boolean"],
+                              "categories": CATEGORIES_CONSTRAINT}
+
     def __init__(self, *, alpha: float = 0.75, include_instance: bool = True, categories="seen"):
         self.alpha = alpha
         self.include_instance = include_instance
         self.categories = categories
-
-    def _validate_params(self):
-        check_number("alpha", self.alpha, 0.0, 1.0)
-        check_categories_policy(self.categories)
-        if not isinstance(self.include_instance, (bool, np.bool_)):
-            raise ValueError(f"include_instance must be True or False; got {self.include_instance!r}")
 
     def _joint_log_likelihood(self, codes):
         return perks_log_joint(self.tables_, codes, 1.0)

@@ -195,3 +195,29 @@ def test_the_exact_route_alone_warns_once(monkeypatch):
     off = ~np.eye(dom.shape[1], dtype=bool)
     np.testing.assert_array_equal(dom, (model.alpha > model.critical_alpha(X_test)) & off)
 
+
+@pytest.mark.parametrize("params, name", [({"alpha": -0.1}, "alpha"), ({"alpha": 1.5}, "alpha"),
+                                          ({"alpha": float("nan")}, "alpha"),
+                                          ({"alpha": float("inf")}, "alpha"),
+                                          ({"alpha": True}, "alpha"), ({"alpha": "0.5"}, "alpha"),
+                                          ({"include_instance": 1}, "include_instance"),
+                                          ({"include_instance": "yes"}, "include_instance"),
+                                          ({"categories": "bogus"}, "categories")])
+def test_bad_parameters_are_refused_by_the_constraints(params, name):
+    """LNCC's checks are scikit-learn's ``_parameter_constraints`` (no method shadows its
+    ``_validate_params``); a bad value is a ValueError naming the parameter, at fit and from
+    ``check_parameters``."""
+    assert "_validate_params" not in vars(LNCC) and set(LNCC._parameter_constraints) == {
+        "alpha", "include_instance", "categories"}
+    X, y, _, _ = random_case(1)
+    with pytest.raises(ValueError, match=name):
+        LNCC(**params).fit(X, y)
+    with pytest.raises(ValueError, match=name):
+        LNCC(**params).check_parameters()
+
+
+@pytest.mark.parametrize("params", [{"alpha": 0}, {"alpha": 1}, {"alpha": np.float32(0.5)},
+                                    {"include_instance": np.bool_(False)}, {"categories": "declared"}])
+def test_good_parameters_fit(params):
+    X, y, _, X_test = random_case(2)
+    assert LNCC(**params).fit(X, y).predict_set(X_test).any(axis=1).all()
