@@ -12,7 +12,7 @@ def entropy_bits(p):
     return -sum(q * math.log2(q) for q in p if q > 0)
 
 
-def upper_entropy_by_optimiser(counts, s, starts=8, seed=0):
+def upper_entropy_by_optimiser(counts, s, starts=5, seed=0):
     """max over t in the simplex of H((n + s t)/(N + s)), by SLSQP from several starts."""
     n = np.asarray(counts, dtype=float)
     k, total = len(n), n.sum() + s

@@ -18,7 +18,7 @@ EXPECTED = {"check_positive_only_tag_during_fit": "categorical data shifted by a
 
 def test_upper_entropy_equals_the_optimiser_over_the_credal_set():
     rng = np.random.default_rng(0)
-    for _ in range(cases(150)):
+    for _ in range(cases(80)):
         k = rng.integers(2, 6)
         counts = rng.integers(0, 8, k) * rng.integers(0, 2, k) + rng.random(k) * rng.integers(0, 2)
         s = float(rng.choice([0.3, 1.0, 2.0, 5.0]))
