@@ -113,12 +113,14 @@ def live_view(step, params: dict, key: str) -> None:
         if step.experiment is not None:
             result = step.experiment.run(shown, session_seed())
             st.metric(
-                f"Your own experiment: {step.experiment.label}",
+                "Your own experiment",
                 f"{result:.3f}",
                 help="From your own random sample (this session's seed); classmates get other numbers "
                 "from the same truth.",
             )
-    right.plotly_chart(step.figure(shown), key=key + "fig")
+            st.caption(step.experiment.label)
+    # no mode bar: it would cover the chart's title, and a lesson's figure needs no zoom tools
+    right.plotly_chart(step.figure(shown), key=key + "fig", config={"displayModeBar": False})
 
 
 def show_step(lesson, index: int, seed: int) -> None:
@@ -133,7 +135,7 @@ def show_step(lesson, index: int, seed: int) -> None:
     question = step.question.generate(seed)
     key = f"{KEY}{lesson.id}_{step.id}_{seed}_"
     with st.container(border=True):
-        st.markdown("**Predict first.** " + question.prompt)
+        st.markdown("**Predict first.**\n\n" + question.prompt)
         answer = answer_input(question, key + "answer")
         check, reveal = st.columns(2)
         if check.button("Check", key=key + "check", type="primary"):

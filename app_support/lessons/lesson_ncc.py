@@ -175,9 +175,9 @@ def _dom_explain(params, right) -> str:
     ratio = ncc_ratio(params, s, a, b)
     verdict = "exceeds 1: every prior prefers" if ratio > 1 else "is at most 1: some prior does not prefer"
     return (
-        f"At s = {s:g} the smallest ratio P(a, f̃)/P(b, f̃) over the priors is **{ratio:.4f}**, which "
-        f"{verdict} {a} to {b}. The least favourable prior puts the s hidden instances on {b} and on its "
-        f"value f̃ⱼ, and none on {a}'s."
+        f"At s = {s:g} the smallest ratio P({a}, f̃)/P({b}, f̃) over the priors is **{ratio:.4f}**, which "
+        f"{verdict} {a} to {b}. The least favourable prior puts the s hidden instances on {b} and on "
+        f"{b}'s values f̃ⱼ, and none on {a}'s."
     )
 
 
