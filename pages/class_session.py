@@ -148,15 +148,17 @@ def dashboard(code: str, key: str, lesson) -> None:
     question = step.question.generate(logic.class_seed(code))
     right = logic.expected_answer(question, step.question.solve(question.params))
     st.subheader(f"Step {step_index + 1} of {len(lesson.steps)}: {step.title}")
-    back, forward, _ = st.columns([1, 1, 2])
+    back, forward, show = st.columns(3)
     back.button("← Back", key=KEY + "t_back", disabled=step_index == 0, on_click=unlock,
-                args=(code, key, step_index - 1), help="Unlock one step less: students beyond it go back.")
+                args=(code, key, step_index - 1), help="Unlock one step less: students beyond it go back.",
+                width="stretch")
     forward.button("Next step →", key=KEY + "t_next", type="primary",
                    disabled=step_index + 1 >= len(lesson.steps), on_click=unlock,
-                   args=(code, key, step_index + 1), help="Unlock the next step for everyone.")
-    with st.expander("The question, as the students see it, and its answer"):
-        st.markdown(question.prompt)
-        st.markdown(f"**Answer:** {right if not isinstance(right, float) else f'{right:.4g}'}")
+                   args=(code, key, step_index + 1), help="Unlock the next step for everyone.",
+                   width="stretch")
+    show.button("Reveal the answer", key=KEY + "t_reveal", disabled=summary.revealed,
+                on_click=reveal, args=(code, key, question.id), width="stretch",
+                help="Students see the right answer, their verdict and the class's answers.")
     joined, answered = len(snap["roster"]), summary.answered
     share = "—" if summary.share_right is None else f"{100 * summary.share_right:.0f} %"
     cols = st.columns(3)
@@ -165,11 +167,11 @@ def dashboard(code: str, key: str, lesson) -> None:
     cols[2].metric("Share right", share)
     tally = logic.tally(question, summary.distribution or {}, right)
     st.plotly_chart(answers_figure(tally, revealed=summary.revealed), key=KEY + "answers")
-    st.button("Reveal the answer", key=KEY + "t_reveal", type="primary", disabled=summary.revealed,
-              on_click=reveal, args=(code, key, question.id),
-              help="Students see the right answer, their verdict and the class's answers.")
     if summary.revealed:
-        st.caption("Revealed: students see the right answer and how the class answered.")
+        st.caption("Revealed: students see the right answer, their verdict and how the class answered.")
+    with st.expander("The question, as the students see it, and its answer"):
+        st.markdown(question.prompt)
+        st.markdown(f"**Answer:** {right if not isinstance(right, float) else f'{right:.4g}'}")
     with st.expander(f"Who joined ({joined})"):
         names = [name or "(no nickname)" for name in snap["roster"]]
         st.text("\n".join(names) or "Nobody yet.")          # plain text: a nickname is never markup
@@ -191,18 +193,20 @@ def teacher_view(link: logic.ClassLink) -> None:
         start_view("This teacher link does not belong to that class.")
         return
     lesson = find_lesson(state.lesson_id)
-    st.title(f"Class: {lesson.title}")
+    st.header(f"Class: {lesson.title}")
     show_flash()
     join_url = absolute(logic.join_link(link.code))
-    left, right = st.columns([2, 1])
-    with left:
-        st.markdown(f"### Join code: `{link.code}`")
-        st.markdown(f"Students open [{join_url}]({join_url}) or scan the code.")
-        with st.expander("Your teacher link (keep it private: it controls the class)"):
-            st.code(absolute(logic.teacher_link(link.code, link.teacher)), language=None)
-    right.image(qr_png(join_url), width=220, caption="Scan to join")
-    dashboard(link.code, link.teacher, lesson)
-    with st.expander("Export or delete the class"):
+    main, side = st.columns([5, 2], gap="large")
+    with side:                  # the way in stays on the projected screen for latecomers
+        st.markdown(f"#### Join code: `{link.code}`")
+        st.image(qr_png(join_url), width=200, caption="Scan to join")
+        st.markdown(f"Or open [{join_url}]({join_url})")
+        with st.expander("Your teacher link (private)"):
+            st.caption("It controls the class: keep it to yourself.")
+            st.code(absolute(logic.teacher_link(link.code, link.teacher)), language=None, wrap_lines=True)
+    with main:
+        dashboard(link.code, link.teacher, lesson)
+    with main, st.expander("Export or delete the class"):
         nicknames = st.checkbox("Include nicknames in the export", key=KEY + "nicknames")
         st.download_button("Export the answers (CSV)", key=KEY + "export",
                            data=lambda: store.export_csv(link.code, link.teacher, nicknames=nicknames),

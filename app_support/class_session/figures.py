@@ -1,12 +1,14 @@
 """The class session's figures: how the class answered one question, and the class's pooled experiment
 results.  Plain plotly builders (no Streamlit, no credal mathematics): they draw what the store counted.
 
-Colours: the Okabe-Ito blue for answers, its vermillion-free orange for the right one, plus a hatch
-pattern and the word "right" on it, so the mark does not rest on colour alone.
+Colours: Okabe and Ito's blue for answers and their orange for the right one, plus a hatch pattern and
+the word "right" on it, so the mark does not rest on colour alone.  Counts of students are whole numbers:
+the y axis ticks are too.
 """
 from __future__ import annotations
 
 import io
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -36,6 +38,19 @@ def _bins(values, right=None) -> dict:
     return dict(start=lo - size / 2, end=hi + size / 2, size=size)
 
 
+def _whole_ticks(fig: go.Figure, top: int) -> go.Figure:
+    """Whole-number ticks on the y axis (counts of students), about five of them."""
+    fig.update_yaxes(tick0=0, dtick=max(1, math.ceil(top / 5)), tickformat="d")
+    return fig
+
+
+def _histogram_top(values, bins: dict) -> int:
+    if not len(values):
+        return 1
+    edges = np.arange(bins["start"], bins["end"] + bins["size"], bins["size"])
+    return int(np.histogram(np.asarray(values, dtype=float), bins=edges)[0].max())
+
+
 def _vline(x: float, text: str) -> tuple[dict, dict]:
     shape = dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1,
                  line=dict(color=GREY, width=2, dash="dash"))
@@ -49,9 +64,11 @@ def answers_figure(result: Tally, *, revealed: bool, title: str = "How the class
     (its bar orange, hatched and labelled "right"; for numbers a dashed line at the right value)."""
     layout = _layout(title, "answer", "students")
     if result.kind == "number":
-        fig = go.Figure(go.Histogram(x=list(result.values), xbins=_bins(result.values, result.right),
+        bins = _bins(result.values, result.right)
+        fig = go.Figure(go.Histogram(x=list(result.values), xbins=bins,
                                      marker=dict(color=BLUE), hovertemplate="%{x}: %{y}<extra></extra>"),
                         layout=layout)
+        _whole_ticks(fig, _histogram_top(result.values, bins))
         if revealed and result.right is not None:
             shape, note = _vline(result.right, f"right: {result.right:.4g}")
             fig.update_layout(shapes=[shape], annotations=[note])
@@ -64,6 +81,7 @@ def answers_figure(result: Tally, *, revealed: bool, title: str = "How the class
                   hovertemplate="%{x}: %{y}<extra></extra>", cliponaxis=False)
     fig = go.Figure(bars, layout=layout)
     fig.update_yaxes(range=[0, max([*result.counts, 1]) * 1.25])
+    _whole_ticks(fig, max([*result.counts, 1]))
     fig.update_xaxes(type="category")
     return fig
 
@@ -73,9 +91,11 @@ def pooled_figure(values, *, mine: float | None = None, label: str = "result") -
     own) marked by a dashed line."""
     values = [float(v) for v in values]
     title = f"The class's results: {len(values)} so far"
-    fig = go.Figure(go.Histogram(x=values, xbins=_bins(values, mine), marker=dict(color=BLUE),
+    bins = _bins(values, mine)
+    fig = go.Figure(go.Histogram(x=values, xbins=bins, marker=dict(color=BLUE),
                                  hovertemplate="%{x}: %{y}<extra></extra>"),
                     layout=_layout(title, label, "students"))
+    _whole_ticks(fig, _histogram_top(values, bins))
     if values:
         fig.add_annotation(xref="paper", x=1, yref="paper", y=1, xanchor="right", yanchor="bottom",
                            showarrow=False, text=f"mean {np.mean(values):.3g}", font=dict(color=GREY))

@@ -99,7 +99,7 @@ def test_start_join_unlock_answer_reveal_export(database):
     teacher = start_class()
     code, key = param(teacher, "code"), param(teacher, "teacher")
     assert logic.read_link({"code": code, "teacher": key}).teacher == key
-    assert teacher.title[0].value.startswith("Class: ") and code in page_text(teacher)
+    assert teacher.header[0].value.startswith("Class: ") and code in page_text(teacher)
     assert len(teacher.get("image")) == 1, "the QR code"
     students = [join(code, nick) for nick in ("Ann", "", "Bo")]
     lesson = find_lesson(LESSON)
