@@ -168,3 +168,17 @@ def test_sklearn_estimator_checks(estimator):
     failed = {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
     assert not failed
     assert sum(r["status"] == "passed" for r in results) >= 50
+
+
+def test_partial_fit_and_fit_counts_equal_fit():
+    rng = np.random.default_rng(9)
+    X = pd.DataFrame(rng.integers(0, 3, (90, 4)).astype(str))
+    y = rng.integers(0, 3, 90)
+    whole = CMA().fit(X, y)
+    parts = CMA()
+    for chunk in np.array_split(np.arange(90), 3):
+        parts.partial_fit(X.iloc[chunk], y[chunk], classes=[0, 1, 2])
+    adopted = CMA().fit_counts(whole.tables_)
+    for model in (parts, adopted):
+        assert np.array_equal(model.predict_set(X), whole.predict_set(X))
+        np.testing.assert_allclose(model.inclusion_interval_, whole.inclusion_interval_)
