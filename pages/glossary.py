@@ -13,10 +13,17 @@ st.markdown(
     "Each term in a sentence or two, its formula and where it comes from. The papers 000, 001, 003 "
     "and 004 are listed in full on the [references](/references) page."
 )
-st.markdown(" · ".join(f"[{t.name.split(' — ')[0]}](#{t.anchor})" for t in TERMS))
+
+
+def shown(name: str) -> str:
+    """Text shown literally by markdown: in NCC_ε or f_j an underscore is not the start of italics."""
+    return name.replace("_", "\\_")
+
+
+st.markdown(" · ".join(f"[{shown(t.name.split(' — ')[0])}](#{t.anchor})" for t in TERMS))
 for entry in TERMS:
-    st.subheader(entry.name, anchor=entry.anchor, divider="gray")
-    st.markdown(entry.text)
+    st.subheader(shown(entry.name), anchor=entry.anchor, divider="gray")
+    st.markdown(shown(entry.text))
     if entry.latex:
         st.latex(entry.latex)
     if entry.source:

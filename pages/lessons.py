@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from app_support.lessons.catalogue import lessons, locate, step_link
+from app_support.lessons.figures import narrow_title
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT
 from app_support.page import page_setup
 from app_support.url_state import Text, UrlState
@@ -120,7 +121,8 @@ def live_view(step, params: dict, key: str) -> None:
             )
             st.caption(step.experiment.label)
     # no mode bar: it would cover the chart's title, and a lesson's figure needs no zoom tools
-    right.plotly_chart(step.figure(shown), key=key + "fig", config={"displayModeBar": False})
+    figure = narrow_title(step.figure(shown))
+    right.plotly_chart(figure, key=key + "fig", config={"displayModeBar": False})
 
 
 def show_step(lesson, index: int, seed: int) -> None:

@@ -142,3 +142,22 @@ def curve(
             )
         ]
     return go.Figure(data=traces, layout=layout)
+
+
+def narrow_title(figure, width: int = 44):
+    """The same figure with a long title broken over two lines (a phone's width cuts one long line); a new
+    figure, the given one (possibly shared, read only) untouched."""
+    spec = figure.to_dict()
+    layout = dict(spec.get("layout", {}))
+    title = layout.get("title")
+    text = title.get("text", "") if isinstance(title, dict) else ""
+    if len(text) <= width or "<br>" in text:
+        return figure
+    cut = text.rfind(" ", 0, max(len(text) // 2 + 8, 1))
+    if cut <= 0:
+        return figure
+    layout["title"] = {**title, "text": text[:cut] + "<br>" + text[cut + 1:]}
+    margin = dict(layout.get("margin") or {})
+    margin["t"] = int(margin.get("t", 50)) + 22
+    layout["margin"] = margin
+    return go.Figure({"data": spec.get("data", []), "layout": layout})
