@@ -33,7 +33,11 @@ The base owns every public method (``fit``, ``encode``, ``joint_log_likelihood_c
 ``predict*``, tags: categorical, string and NaN input), working in blocks of :data:`CHUNK_ROWS`
 rows.  :class:`NaiveCountsClassifier` adds ``partial_fit`` and ``fit_counts(tables)`` (adopt
 precomputed tables: how resampling engines share counts) for families whose state is the count
-tables alone.  Minimal example::
+tables alone.  A family whose state is richer shares it the same way through its own public method
+that hands the precomputed state to its hook as a keyword (``self._set_tables(tables, spodes=...)``
+→ ``_fit_tables(..., spodes=...)``: the AODE family's ``fit_spodes``); never through a module-level
+cache.  Minimal example (``Interval`` from ``sklearn.utils._param_validation``, ``Real`` from
+``numbers``)::
 
     class MyNB(CategoricalClassifier):
         _parameter_constraints = {"s": [Interval(Real, 0, None, closed="left")],
