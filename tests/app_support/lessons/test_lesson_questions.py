@@ -8,11 +8,11 @@ import json
 import math
 
 import pytest
-from tests._depth import cases  # noqa: I001
 from independent import SOLVERS  # puts tests/ on the path too
 
 from app_support.lessons.catalogue import lessons
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, NUMBER, RIGHT, WRONG
+from tests._depth import cases
 
 STEPS = [(lesson.id, step) for lesson in lessons() for step in lesson.steps]
 IDS = [f"{lesson_id}/{step.id}" for lesson_id, step in STEPS]
