@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
+from scipy.special import xlogy
 from scipy.stats import binom
 
 from app_support.lessons import lesson_data, lesson_lncc, lesson_ncc
@@ -208,11 +209,11 @@ def mle_class(p):
     def neg(z):
         th = 1 / (1 + np.exp(-z))
         tc, t1, t2 = th[0], th[1 : 1 + c1.size], th[1 + c1.size :]
-        ll = (
-            n1 * np.log(tc)
-            + n2 * np.log1p(-tc)
-            + (c1 * np.log(t1) + (n1 - c1) * np.log1p(-t1)).sum()
-            + (c2 * np.log(t2) + (n2 - c2) * np.log1p(-t2)).sum()
+        ll = (  # xlogy: a zero count times log 0 is 0 (the papers' 0^0 = 1)
+            xlogy(n1, tc)
+            + xlogy(n2, 1 - tc)
+            + (xlogy(c1, t1) + xlogy(n1 - c1, 1 - t1)).sum()
+            + (xlogy(c2, t2) + xlogy(n2 - c2, 1 - t2)).sum()
         )
         pa, pb = tc * np.prod(t1), (1 - tc) * np.prod(t2)
         return -(ll + np.log(pa + pb)), pa / (pa + pb)
