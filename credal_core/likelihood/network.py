@@ -54,6 +54,12 @@ __all__ = ["NetworkLikelihood", "NetworkProfile", "PathItems"]
 _MAX_CELLS = 10_000_000
 
 
+def _all_rows(idx, n: int) -> bool:
+    """``idx`` is ``arange(n)`` (then no gather is needed)."""
+    idx = np.asarray(idx)
+    return idx.size == n and (n == 0 or (idx[0] == 0 and bool(np.all(np.diff(idx) == 1))))
+
+
 class PathItems:
     r"""Many Theorem 1 paths at once: cells ``d, q, D, w`` of shape (K, E) (see the module docstring).
 
@@ -77,6 +83,44 @@ class PathItems:
     def __len__(self):
         return self.d.shape[0]
 
+    def _ab_coefficients(self):
+        """Cached coefficients of :meth:`log_lik_pair` (all >= 0 on a path: d, d + q, D, D + q)."""
+        if not hasattr(self, "_coef"):
+            moving = self.qe != 0
+            own = moving & (self.w > 0)
+            cx = np.where(moving, self.d, 0.0)
+            cxa = np.where(moving, self.d + self.qe, 0.0)
+            cX = np.where(own, self.D, 0.0)
+            cXa = np.where(own, self.D + self.qe, 0.0)
+            const = (xlogy(cx, self.d) - xlogy(cX, self.D)).sum(axis=1)
+            # the row totals' arguments only where a cell has its own row term (else log 1 = 0)
+            self._coef = (cx, cxa, cX, cXa, const, np.where(own, self.D, 1.0), np.where(own, self.qe, 0.0))
+        return self._coef
+
+    def log_lik_pair(self, alpha, idx=None):
+        """(:meth:`log_lik` with ``shift=1``, with ``shift=0``) in one pass: two logs per cell.
+
+        A zero cell's log is clipped at -1e300 so that a zero coefficient gives 0 (``0 log 0 = 0``)
+        and a positive one a value that ``exp`` maps to 0."""
+        cx, cxa, cX, cXa, const, D, qX = self._ab_coefficients()
+        d, q = self.d, self.qe
+        if idx is not None:
+            cx, cxa, cX, cXa, const, d, q, D, qX = (v[idx] for v in (cx, cxa, cX, cXa, const, d, q, D, qX))
+        a = np.asarray(alpha, float)[:, None]
+        with np.errstate(divide="ignore"):
+            lx = np.maximum(np.log(d + a * q), -1e300)
+            lX = np.maximum(np.log(D + a * qX), -1e300)
+        B = np.einsum("ij,ij->i", cx, lx) - np.einsum("ij,ij->i", cX, lX) - const
+        A = np.einsum("ij,ij->i", cxa, lx) - np.einsum("ij,ij->i", cXa, lX) - const
+        return A, B
+
+    def take(self, rows) -> "PathItems":
+        """The items ``rows`` (a new PathItems sharing nothing mutable)."""
+        out = object.__new__(PathItems)
+        for key, val in vars(self).items():
+            out.__dict__[key] = tuple(v[rows] for v in val) if isinstance(val, tuple) else val[rows]
+        return out
+
     def _at(self, alpha, idx, base=None):
         """Cells of items ``idx`` at α = ``base + alpha``: ``x = d + αq`` and ``X = D + αq`` computed as
         ``(d + base q) + alpha q``, exact in the first sum for integer counts, so that α within a few
@@ -89,16 +133,29 @@ class PathItems:
         return a + b, d, q, D, w, (d + b * q) + a * q, (D + b * q) + a * q
 
     def log_g(self, alpha, idx, derivative=False, base=None):
-        """:math:`\\log g(\\theta[\\alpha])` of items ``idx`` (and its derivative and scale)."""
-        a, d, q, D, w, x, X = self._at(alpha, idx, base)
+        """:math:`\\log g(\\theta[\\alpha])` of items ``idx`` (and its derivative and scale) at α inside
+        the path (α = ``base + alpha`` when ``base`` is given)."""
+        _, _, _, _, _, D1, qX = self._ab_coefficients()
+        d, q = self.d, self.qe
+        if not _all_rows(idx, len(self)):
+            d, q, D1, qX = d[idx], q[idx], D1[idx], qX[idx]
+        a = np.asarray(alpha, float)[:, None]
+        if base is None:
+            x, X = d + a * q, D1 + a * qX
+        else:
+            b = np.asarray(base, float)[:, None]
+            x, X = (d + b * q) + a * q, (D1 + b * qX) + a * qX
         with np.errstate(divide="ignore", invalid="ignore"):
-            t1 = np.where(q != 0, q * np.log(x), 0.0)
-            t2 = np.where((q != 0) & (w > 0), q * np.log(X), 0.0)
-            val = (t1 - t2).sum(axis=1)
+            lx = np.maximum(np.log(x), -1e300)
+            lX = np.maximum(np.log(X), -1e300)
+            t1, t2 = q * lx, qX * lX
+            val = t1.sum(axis=1) - t2.sum(axis=1)
             if not derivative:
                 return val
-            dv = np.where(q != 0, q * q / x, 0.0) - np.where((q != 0) & (w > 0), q * q / X, 0.0)
-        return val, dv.sum(axis=1), (np.abs(t1) + np.abs(t2)).sum(axis=1)
+            q2, qX2 = q * q, qX * qX
+            dv = (np.divide(q2, x, out=np.zeros_like(x), where=q2 > 0).sum(axis=1)
+                  - np.divide(qX2, X, out=np.zeros_like(X), where=qX2 > 0).sum(axis=1))
+        return val, dv, np.abs(t1).sum(axis=1) + np.abs(t2).sum(axis=1)
 
     def log_lik(self, alpha, idx, shift=0.0, base=None):
         """Normalised :math:`\\log \\mathrm{lik}(\\theta[\\alpha])` plus ``shift`` times
@@ -141,9 +198,10 @@ class PathItems:
         log_l = np.where(finite, lt.sum(axis=1), inf_l)
         return log_g, np.minimum(log_l, 0.0)
 
-    def alpha_of_log_g(self, target, idx, base=None):
+    def alpha_of_log_g(self, target, idx, base=None, x0=None):
         """α with :math:`\\log g(\\theta[\\alpha])` = ``target`` (strictly inside the path's g range),
-        returned as the offset from ``base`` (default 0; a finite bound of α for accuracy near it)."""
+        returned as the offset from ``base`` (default 0; a finite bound of α for accuracy near it);
+        ``x0``: starting offsets (default: the brackets' midpoints)."""
         target = np.asarray(target, float)
         base = np.zeros(target.size) if base is None else np.asarray(base, float)
         lo = self.alpha_lo[idx] - base
@@ -155,7 +213,7 @@ class PathItems:
             v, dv, scale = self.log_g(x, idx[ii], derivative=True, base=base[ii])
             return v - target[ii], dv, scale + np.abs(target[ii])
 
-        return increasing_root(fun, lo, hi)
+        return increasing_root(fun, lo, hi, x0=x0)
 
     @staticmethod
     def _finite_bracket(fun, lo, hi):

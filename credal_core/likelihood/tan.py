@@ -41,7 +41,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from .._base import CategoricalClassifier, CredalClassifierMixin
+from .._base import TIE, CategoricalClassifier, CredalClassifierMixin
 from .._roots import increasing_root
 from ..data.counts import MISSING
 from .network import PathItems
@@ -224,13 +224,31 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         return out
 
     def _dominance(self, codes):
-        return float(self.alpha) > self.critical_alpha_codes(codes)
+        if not self.include_instance:
+            return float(self.alpha) > self.critical_alpha_codes(codes)
+        codes = np.asarray(codes)
+        a, b = self._pairs()
+        ab, ba = pair_dominance(self._items(codes, a, b), float(self.alpha))
+        n, C = codes.shape[0], len(self.classes_)
+        out = np.zeros((n, C, C), dtype=bool)
+        out[:, a, b] = ab.reshape(n, a.size)
+        out[:, b, a] = ba.reshape(n, a.size)
+        return out
 
 
 # --- exact critical alphas of many pairs --------------------------------------------------------------
 def _alpha_at_one(items, idx):
-    """α with g(θ[α]) = 1 (items whose path crosses γ = 1)."""
-    return items.alpha_of_log_g(np.zeros(idx.size), idx) if idx.size else np.zeros(0)
+    """α with g(θ[α]) = 1 (items whose path crosses γ = 1), Newton started from the tangent at α = 0."""
+    if not idx.size:
+        return np.zeros(0)
+    x0 = None
+    inside = (items.alpha_lo[idx] < 0) & (items.alpha_hi[idx] > 0)
+    if inside.all():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v, dv, _ = items.log_g(np.zeros(idx.size), idx, derivative=True)
+            x0 = -v / dv
+        x0 = np.where(np.isfinite(x0), x0, 0.0)
+    return items.alpha_of_log_g(np.zeros(idx.size), idx, x0=x0)
 
 
 def pair_critical_alphas(items: PathItems, include_instance: bool):
@@ -256,7 +274,7 @@ def pair_critical_alphas(items: PathItems, include_instance: bool):
         right = np.where(high | (alpha0 > 0), at_one, 0.0)
         left = np.where(items.flat, 0.0, left)
         right = np.where(items.flat, 0.0, right)
-        return np.exp(left), np.exp(right)
+        return _levels(left, right)
     # with the instance: maxima of F = logaddexp(A, B) on α ∈ [0, 1]
     segs_left = (np.zeros(K), np.where(np.isnan(alpha0), 1.0, np.clip(alpha0, 0, 1)))
     segs_right = (np.where(np.isnan(alpha0), 0.0, np.clip(alpha0, 0, 1)), np.ones(K))
@@ -269,14 +287,135 @@ def pair_critical_alphas(items: PathItems, include_instance: bool):
     right = np.where(alpha0 >= 1, f0, right)
     left = np.where(low, _LOG2 + end_lo, left)
     right = np.where(high, _LOG2 + end_hi, right)
+    return _levels(left, right)
+
+
+def _levels(left, right):
+    """exp(side - max) of both sides; a difference within TIE of 0 is a tie (level 1): sums of logs
+    taken along different routes differ in the last bits, and a tie must not become a dominance."""
     top = np.maximum(left, right)
-    return np.exp(np.minimum(left - top, 0.0)), np.exp(np.minimum(right - top, 0.0))
+    out = []
+    for side in (left, right):
+        rel = np.minimum(side - top, 0.0)
+        out.append(np.exp(np.where(rel > -TIE, 0.0, rel)))
+    return out[0], out[1]
+
+
+def _end_kind(items):
+    """(whole path at g >= 1, whole path at g <= 1, log L at γ = 1 beyond each end) with the instance;
+    :meth:`PathItems.ends` only for the items whose g is not 0 / +inf at the ends."""
+    K = len(items)
+    low, high = np.zeros(K, bool), np.zeros(K, bool)
+    end_lo, end_hi = np.full(K, -np.inf), np.full(K, -np.inf)
+    with np.errstate(invalid="ignore"):
+        moving = items.qe != 0
+        zero_lo = (moving & (items.q > 0) & (items.d + items.alpha_lo[:, None] * items.q == 0)).any(axis=1)
+        inf_hi = (moving & (items.q < 0) & (items.d + items.alpha_hi[:, None] * items.q == 0)).any(axis=1)
+    check = np.flatnonzero(~zero_lo | ~inf_hi)
+    if check.size:
+        sub = items.take(check)
+        for side, flag, end, alpha in (("lo", low, end_lo, sub.alpha_lo), ("hi", high, end_hi, sub.alpha_hi)):
+            lg, ll = sub.ends(side)
+            flag[check] = lg >= 0 if side == "lo" else lg <= 0
+            with np.errstate(invalid="ignore"):
+                end[check] = _LOG2 + np.where(alpha == 0, 0.0, alpha * lg) + ll
+    return low, high, end_lo, end_hi
+
+
+def _side_bounds(xl, Al, Bl, xh, Ah, Bh, A0, B0, A1, B1):
+    """Bounds of the two sides' sups from a bracket ``xl <= α0 <= xh`` of g = 1 that has 0 and 1 outside
+    its interior, with A, B at its ends and at α = 0, 1 (A increases on α <= 1, B decreases on α >= 0
+    and increases on α <= 0; F = logaddexp(A, B) with F(α0) = log 2 + B(α0))."""
+    F0, F1 = np.logaddexp(A0, B0), np.logaddexp(A1, B1)
+    Fl, Fh = np.logaddexp(Al, Bl), np.logaddexp(Ah, Bh)
+    # left: sup over α <= α0 (g <= 1)
+    point = xh <= 0
+    lb_l = np.where(point, _LOG2 + Bl, np.maximum(F0, np.where(xl <= 1, Fl, F1)))
+    ub_l = np.where(point, _LOG2 + Bh, np.logaddexp(np.where(xh <= 1, Ah, A1), B0))
+    # right: sup over α >= α0 (g >= 1)
+    point = xl >= 1
+    lb_r = np.where(point, _LOG2 + Bh, np.maximum(F1, np.where(xh >= 0, Fh, F0)))
+    ub_r = np.where(point, _LOG2 + Bl, np.logaddexp(A1, np.where(xl >= 0, Bl, B0)))
+    return lb_l, ub_l, lb_r, ub_r
+
+
+def pair_dominance(items: PathItems, alpha: float, steps: int = 6):
+    """(a dominates b, b dominates a) of every item at level ``alpha``, with the instance: the verdicts
+    of ``alpha > critical level`` (:func:`pair_critical_alphas`).
+
+    Each side's sup is bounded (:func:`_side_bounds`) from a bracket of the root α0 of g = 1, narrowed
+    by a few safeguarded secant steps on log g while the verdicts stay open; a dominance is decided
+    when ``ub(side) < log α + lb(other side)`` and refused when ``lb(side) >= log α + ub(other)``.  The
+    items still open take the exact route."""
+    K = len(items)
+    log_a = np.log(alpha) if alpha > 0 else -np.inf
+    idx = np.arange(K)
+    low, high, end_lo, end_hi = _end_kind(items)
+    A0, B0 = _F(items, np.zeros(K), idx)
+    A1, B1 = _F(items, np.ones(K), idx)
+    with np.errstate(invalid="ignore"):
+        lg0, lg1 = A0 - B0, A1 - B1
+    ab, ba = np.zeros(K, bool), np.zeros(K, bool)
+    open_ = np.ones(K, bool)
+    # whole path on one side of g = 1: one side's sup is a number, the other the max over [0, 1]
+    for mask, fixed_left in ((low, True), (high, False)):
+        rows = np.flatnonzero(mask)
+        if rows.size:
+            seg_lb = np.maximum(np.logaddexp(A0[rows], B0[rows]), np.logaddexp(A1[rows], B1[rows]))
+            seg_ub = np.logaddexp(A1[rows], B0[rows])
+            point = (end_lo if fixed_left else end_hi)[rows]
+            lb_l, ub_l, lb_r, ub_r = ((point, point, seg_lb, seg_ub) if fixed_left
+                                      else (seg_lb, seg_ub, point, point))
+            _decide(rows, lb_l, ub_l, lb_r, ub_r, log_a, ab, ba, open_)
+    rows = np.flatnonzero(~low & ~high)
+    # the bracket: [α_lo, 0], [0, 1] or [1, α_hi] by the signs of log g at 0 and 1
+    xl = np.where(lg0[rows] >= 0, items.alpha_lo[rows], np.where(lg1[rows] >= 0, 0.0, 1.0))
+    xh = np.where(lg0[rows] >= 0, 0.0, np.where(lg1[rows] >= 0, 1.0, items.alpha_hi[rows]))
+    Al, Bl = _F(items, xl, rows)
+    Ah, Bh = _F(items, xh, rows)
+    for step in range(steps + 1):
+        bounds = _side_bounds(xl, Al, Bl, xh, Ah, Bh, A0[rows], B0[rows], A1[rows], B1[rows])
+        still = _decide(rows, *bounds, log_a, ab, ba, open_)
+        if step == steps or not still.any():
+            break
+        rows, xl, Al, Bl, xh, Ah, Bh = (v[still] for v in (rows, xl, Al, Bl, xh, Ah, Bh))
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            gl, gh = Al - Bl, Ah - Bh
+            x = xl + (xh - xl) * (-gl) / (gh - gl)               # secant on log g
+            bisect = ~np.isfinite(x) | (x <= xl) | (x >= xh) | (step % 2 == 1)
+        x = np.where(bisect, 0.5 * (xl + xh), x)
+        Am, Bm = _F(items, x, rows)
+        with np.errstate(invalid="ignore"):
+            up = (Am - Bm) >= 0
+        xh, Ah, Bh = np.where(up, x, xh), np.where(up, Am, Ah), np.where(up, Bm, Bh)
+        xl, Al, Bl = np.where(up, xl, x), np.where(up, Al, Am), np.where(up, Bl, Bm)
+    rest = np.flatnonzero(open_)
+    if rest.size:
+        c_ab, c_ba = pair_critical_alphas(items.take(rest), True)
+        ab[rest], ba[rest] = alpha > c_ab, alpha > c_ba
+    return ab, ba
+
+
+def _decide(rows, lb_l, ub_l, lb_r, ub_r, log_a, ab, ba, open_):
+    """Record the verdicts the bounds settle; returns which of ``rows`` stay open."""
+    with np.errstate(invalid="ignore"):
+        # a dominates b iff d = sup_left - sup_right <= -TIE and d < log α (as :func:`_levels`)
+        hi_ab, lo_ab = ub_l - lb_r, lb_l - ub_r
+        ab_yes, ab_no = (hi_ab <= -TIE) & (hi_ab < log_a), (lo_ab > -TIE) | (lo_ab >= log_a)
+        hi_ba, lo_ba = ub_r - lb_l, lb_r - ub_l
+        ba_yes, ba_no = (hi_ba <= -TIE) & (hi_ba < log_a), (lo_ba > -TIE) | (lo_ba >= log_a)
+    done = (ab_yes | ab_no) & (ba_yes | ba_no)
+    ab[rows[done]] = ab_yes[done]
+    ba[rows[done]] = ba_yes[done]
+    open_[rows[done]] = False
+    return ~done
 
 
 def _F(items, x, idx):
-    B = items.log_lik(x, idx)
-    A = items.log_lik(x, idx, shift=1.0)
-    return A, B
+    """(A, B) at α = ``x`` of items ``idx`` (all items when ``idx`` is ``arange(len(items))``)."""
+    if idx.size == len(items) and (idx.size == 0 or (idx[0] == 0 and np.all(np.diff(idx) == 1))):
+        return items.log_lik_pair(x)
+    return items.log_lik_pair(x, idx)
 
 
 def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):

@@ -213,3 +213,26 @@ def test_predict_set_and_missing_values():
         model.predict_set(X.assign(F1=None))
     with pytest.raises(ValueError, match="alpha"):
         LTANC(alpha=1.5).fit(X, y)
+
+
+@pytest.mark.parametrize("seed", range(cases(15)))
+def test_predict_set_verdicts_equal_the_exact_levels(seed):
+    """predict_set's bounded route (brackets of g = 1, then the exact route for open pairs) gives
+    exactly ``alpha > critical_alpha`` — at levels on a grid and just around each pair's level."""
+    rng = np.random.default_rng(900 + seed)
+    X, y = random_data(rng, m=int(rng.integers(2, 5)), n=int(rng.integers(10, 60)))
+    Xt, _ = random_data(rng, m=X.shape[1], n=30)
+    Xt = Xt[[c for c in X.columns]]
+    Xt = Xt[Xt.apply(lambda col: col.isin(set(X[col.name])), axis=0).all(axis=1)]
+    if Xt.empty:
+        return
+    crit = LTANC().fit(X, y).critical_alpha(Xt)
+    levels = list(np.linspace(0, 1, 11)) + list(np.clip(crit[crit < 1].ravel()[:5] * (1 + 1e-6), 0, 1))
+    levels += list(crit[crit < 1].ravel()[:5] * (1 - 1e-6))
+    for level in levels:
+        model = LTANC(alpha=float(level)).fit(X, y)
+        dom = model.dominance(Xt)
+        expected = float(level) > crit
+        idx = np.arange(crit.shape[1])
+        expected[:, idx, idx] = False
+        np.testing.assert_array_equal(dom, expected, err_msg=f"alpha={level}")
