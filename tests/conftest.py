@@ -87,7 +87,10 @@ def pytest_unconfigure(config):
     import multiprocessing
 
     for child in multiprocessing.active_children():
-        child.kill()
+        try:
+            child.kill()
+        except AttributeError:      # a child started by another library's Popen class (no kill)
+            child.terminate()
     shared = config.stash.get(_SHARED_DIR, None)
     if shared is None:
         return

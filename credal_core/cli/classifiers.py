@@ -67,6 +67,15 @@ register("bma-aode", "BMAAODE", "BMA-AODE", {}, None, "AODE with Bayesian model 
 register("comp-aode", "CompAODE", "COMP-AODE", {}, None, "AODE with compression coefficients (precise)")
 register("bma-aode*", "CredalBMAAODE", "BMA-AODE*", {"epsilon": 0.01}, "epsilon", "credal BMA-AODE (001)")
 register("comp-aode*", "CredalCompAODE", "COMP-AODE*", {"epsilon": 0.01}, "epsilon", "credal COMP-AODE (001)")
+register("cma", "CMA", "CMA", {"s": 1.0}, "s", "credal model averaging over naive feature subsets (001 §3.4)")
+register("bma-naive", "BMANaive", "BMA (naive subsets)", {"s": 1.0}, "s",
+         "Bayesian model averaging over naive feature subsets (precise)")
+register("cdt", "CredalDecisionTree", "CDT", {"s": 1.0}, "s",
+         "credal decision tree (Abellán & Moral; 001 §3.4)")
+register("tree", "InfoGainTree", "Tree (upper entropy)", {"s": 1.0}, "s",
+         "ID3 tree split by the IDM upper entropy, majority leaves (precise)")
+register("ltanc", "LTANC", "LTANC_α={alpha:g}", {"alpha": 0.75}, "alpha",
+         "likelihood-based credal TAN (paper 003 Theorem 1)")
 register("selector", "ThresholdSelector", "Selector (004)", {}, None, "threshold selector (paper 004)")
 register("conformal-nbc", "credal_core.conformal:ConformalClassifier", "conformal-NBC",
          {"base": "nbc", "mondrian": False, "significance": 0.1}, "significance",
@@ -83,7 +92,7 @@ register("mondrian-aode", "credal_core.conformal:ConformalClassifier", "Mondrian
 
 # The product's default comparison (the app's Compare page): every classifier but the conformal ones.
 DEFAULT_ALIASES = ("nbc", "ncc", "ncc-eps", "lncc", "aode", "bma-aode", "comp-aode", "bma-aode*",
-                   "comp-aode*", "selector")
+                   "comp-aode*", "cma", "cdt", "selector")
 
 
 def _text(value) -> str:

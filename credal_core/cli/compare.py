@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--classifiers", "-c", nargs="+", default=None, metavar="SPEC",
                       help="aliases, comma or space separated: nbc, ncc, ncc-eps:0.05, lncc:alpha=0.3, aode, "
                            "bma-aode, comp-aode, bma-aode*, comp-aode*, selector, conformal-nbc, ... "
-                           "(default: the Compare page's ten)")
+                           "(default: the Compare page's twelve)")
     what.add_argument("--list-classifiers", action="store_true", help="list the aliases and exit")
     what.add_argument("--s", type=float, default=None, help="IDM strength s of nbc, ncc, ncc-eps (default 1)")
     what.add_argument("--epsilon", type=float, default=None, help="ε of ncc-eps (default 0.05)")

@@ -64,6 +64,8 @@ DEFAULT_CLASSIFIERS = (
     ClassifierSpec("COMP-AODE", "CompAODE"),
     ClassifierSpec("BMA-AODE*", "CredalBMAAODE", {"epsilon": 0.01}),
     ClassifierSpec("COMP-AODE*", "CredalCompAODE", {"epsilon": 0.01}),
+    ClassifierSpec("CMA", "CMA", {"s": 1.0}),
+    ClassifierSpec("CDT", "CredalDecisionTree", {"s": 1.0}),
     ClassifierSpec("Selector (004)", "ThresholdSelector"),
 )
 
