@@ -34,6 +34,7 @@ SLOW_FILES = {
     "test_aode_properties.py", "test_aode_reference.py", "test_aode_sklearn.py", "test_hard_data.py",
     "test_lncc_missing.py", "test_ncc2.py", "test_missing_values.py", "test_packaging.py", "test_dask.py",
     "test_sweeps.py", "test_cli.py", "test_consolidation.py", "test_paper_004.py", "test_compare.py",
+    "test_cma.py", "test_tree.py", "test_reject.py",
     "test_arff.py", "test_csv_loader.py", "test_cache_and_missing.py", "test_sklearn_compat.py",
     "test_properties.py", "test_threshold.py", "test_discretise.py", "test_pairwise.py", "test_schema.py",
     "test_balloons.py", "test_brute_force_self.py", "test_aode_weights_model.py", "test_jobs.py",
