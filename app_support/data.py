@@ -1,4 +1,5 @@
-"""Loading the data sets shipped in ``sample_data/`` (no streamlit here; pages add caching).
+"""Loading the data sets shipped with the package (``credal_core.datasets``: the files ``sample_data/``
+links to; no streamlit here; pages add caching).
 
 One rule for every file: a sample is read by the core loader that reads an upload on the Compare page
 (:func:`credal_core.data.csv_loader.read_csv_bytes`: cells stripped, the missing-value tokens ``?``,
@@ -9,29 +10,19 @@ checks this against a plain ``pandas.read_csv(dtype=str, keep_default_na=False)`
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from credal_core.data.csv_loader import read_csv_bytes
+from credal_core.datasets import DATASETS, dataset_path
 
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
-
-# name -> (file, class column)
+# name -> (file, class column), in the order the pages offer them: the package's own table
 SAMPLES: dict[str, tuple[str, str]] = {
-    "synthetic_nb": ("synthetic_nb.csv", "class"),
-    "weather": ("weather.csv", "play"),
-    "balloons": ("balloons.csv", "inflated"),
-    "tic_tac_toe": ("tic_tac_toe.csv", "class"),
-    "monks1": ("monks1.csv", "class"),
-    "monks2": ("monks2.csv", "class"),
-    "monks3": ("monks3.csv", "class"),
+    name: DATASETS[name]
+    for name in ("synthetic_nb", "weather", "balloons", "tic_tac_toe", "monks1", "monks2", "monks3")
 }
 # Numeric features: only for pages that discretise (they would be nonsense read as categories).
 NUMERIC_SAMPLES: dict[str, tuple[str, str]] = {
-    "iris": ("iris.csv", "class"),
-    "wine": ("wine.csv", "class"),
-    "breast_cancer": ("breast_cancer.csv", "class"),
+    name: DATASETS[name] for name in ("iris", "wine", "breast_cancer")
 }
 
 
@@ -59,7 +50,7 @@ def sample_bytes(name: str) -> bytes:
     """The raw bytes of a shipped sample's CSV (to go through the same loader as an upload)."""
     if name not in ALL_SAMPLES:
         raise ValueError(f"unknown sample data set {name!r}; choose one of {list(ALL_SAMPLES)}")
-    return (SAMPLE_DIR / ALL_SAMPLES[name][0]).read_bytes()
+    return dataset_path(name).read_bytes()
 
 
 def sample_class_column(name: str) -> str:

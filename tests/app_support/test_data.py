@@ -5,15 +5,16 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from app_support.data import SAMPLE_DIR, SAMPLES, load_sample, sample_bytes, sample_names
+from app_support.data import SAMPLES, load_sample, sample_bytes, sample_names
 from credal_core.data.csv_loader import read_csv_bytes
+from credal_core.datasets import dataset_path
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_every_sample_is_the_files_text_through_the_core_loader(name):
-    filename, target = SAMPLES[name]
+    _, target = SAMPLES[name]
     X, y = load_sample(name)
-    plain = pd.read_csv(SAMPLE_DIR / filename, dtype=str, keep_default_na=False)     # the former reader
+    plain = pd.read_csv(dataset_path(name), dtype=str, keep_default_na=False)     # the former reader
     want_y = plain.pop(target)
     assert list(X.columns) == list(plain.columns) and target not in X.columns
     assert not X.isna().any().any() and not y.isna().any()
