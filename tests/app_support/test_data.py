@@ -12,7 +12,7 @@ from credal_core.datasets import dataset_path
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_every_sample_is_the_files_text_through_the_core_loader(name):
-    _, target = SAMPLES[name]
+    filename, target = SAMPLES[name]
     X, y = load_sample(name)
     plain = pd.read_csv(dataset_path(name), dtype=str, keep_default_na=False)     # the former reader
     want_y = plain.pop(target)
