@@ -17,6 +17,7 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from credal_core import LNCC, NCC, CountTables, NaiveBayes
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal_core.data.counts import MISSING, UNSEEN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,8 @@ def _fitted(make, case):
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("make", [lambda: NaiveBayes(s=1.0), lambda: NaiveBayes(s=2.5),
                                   lambda: NaiveBayes(prior="laplace"), lambda: NCC(s=1.0, epsilon=0.1),
-                                  lambda: LNCC(alpha=0.6)])
+                                  lambda: LNCC(alpha=0.6), lambda: AODE(), lambda: AODE(combine="joint"),
+                                  lambda: BMAAODE(), lambda: CompAODE(), lambda: CredalCompAODE()])
 def test_encode_and_joint_log_likelihood_codes_equal_the_hooks(make, case):
     model, test = _fitted(make, case)
     codes = model.encode(test)
@@ -66,7 +68,8 @@ def test_encode_and_joint_log_likelihood_codes_equal_the_hooks(make, case):
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("make", [lambda: NCC(s=1.0), lambda: NCC(s=2.0, epsilon=0.2),
                                   lambda: NCC(s=1.0, non_mar_testing=["f0"]), lambda: LNCC(alpha=0.4),
-                                  lambda: LNCC(alpha=0.9, include_instance=False)])
+                                  lambda: LNCC(alpha=0.9, include_instance=False),
+                                  lambda: CredalBMAAODE(epsilon=0.01), lambda: CredalCompAODE(epsilon=0.01)])
 def test_dominance_codes_equals_the_hook(make, case):
     model, test = _fitted(make, case)
     codes = model.encode(test)
