@@ -124,7 +124,7 @@ def curve(
         )
     layout = _layout(title, x_title, y_title, shapes=shapes)
     if log_y:
-        layout["yaxis"]["type"] = "log"
+        layout["yaxis"].update(type="log", dtick=1)      # ticks at powers of 10 only (no bare "5")
     if y_range is not None:
         layout["yaxis"]["range"] = list(y_range)
     if hline_name and hline is not None:
