@@ -106,8 +106,9 @@ async def keep_polling(browser: ClassBrowser, stop: asyncio.Event, errors: list)
             errors.append(f"poll: {problem!r}"[:300])
 
 
-async def run_class(url: str, store, args, flood: bool) -> dict:
+async def run_class(url: str, store, args, flood: bool, tree: ProcessTree | None = None) -> dict:
     """One class of ``args.students`` students answering within ``args.window`` s; returns its row."""
+    question = _question_id()                 # (imports the lessons: before anything is timed)
     code, teacher_key = store.create_class(LESSON)
     rng = random.Random(args.seed + flood)
     errors: list[str] = []
@@ -151,6 +152,10 @@ async def run_class(url: str, store, args, flood: bool) -> dict:
             flood_sent += 1
             await asyncio.sleep(1 / args.flood_rate)
 
+    cpu = tree.cpu_seconds() if tree else None
+    await asyncio.sleep(args.idle)                  # everyone joined and polling: what waiting costs
+    idle_cpu = tree.cpu_seconds() - cpu if tree else None
+    cpu = tree.cpu_seconds() if tree else None
     start = time.perf_counter()
     jobs = [answer(s, rng.uniform(0, args.window)) for s in ready]
     if flooder is not None:
@@ -158,7 +163,7 @@ async def run_class(url: str, store, args, flood: bool) -> dict:
     done = await asyncio.gather(*jobs, return_exceptions=True)
     errors += [f"answer: {r!r}"[:300] for r in done if isinstance(r, Exception)]
     last_end = max(ends) if ends else time.perf_counter()
-    question = _question_id()
+    window_cpu = tree.cpu_seconds() - cpu if tree else None
     expected = store.summary(code, question, teacher_key).answered    # every answer stored so far
     reached = None
     deadline = time.perf_counter() + args.settle
@@ -182,7 +187,9 @@ async def run_class(url: str, store, args, flood: bool) -> dict:
            "answered_in_s": (last_end - start) if ends else None,
            "teacher_count_after_last_answer_s": reached,
            "teacher_count_shown": teacher.metrics.get("Answered"),
-           "errors": len(errors), "error_samples": errors[:5], "load_average_1min": os.getloadavg()[0]}
+           "errors": len(errors), "error_samples": errors[:5], "load_average_1min": os.getloadavg()[0],
+           "server_cpu_s_per_s_polling": None if idle_cpu is None else idle_cpu / args.idle,
+           "server_cpu_s_answering": window_cpu}
     if flooder is not None:
         row["flooder_reruns_sent"] = flood_sent
     store.delete_class(code, teacher_key)
@@ -221,7 +228,8 @@ def print_row(row: dict) -> None:
           f"  rows {row['rows_in_db']:>4}  lost {row['answers_lost']:>3}  answer p50 {a['p50']:.2f} p95 "
           f"{a['p95']:.2f} max {a['max']:.2f} s  teacher count +"
           f"{'never' if reach is None else f'{reach:.2f}'} s  errors {row['errors']}"
-          f"  load {row['load_average_1min']:.1f}"
+          f"  load {row['load_average_1min']:.1f}  server CPU polling "
+          f"{row['server_cpu_s_per_s_polling'] or float('nan'):.2f} s/s"
           + (f"  flooder sent {row['flooder_reruns_sent']}" if "flooder_reruns_sent" in row else ""),
           flush=True)
 
@@ -229,7 +237,7 @@ def print_row(row: dict) -> None:
 async def main_async(args) -> list[dict]:
     from app_support.class_store import ClassStore
 
-    async def with_url(url: str):
+    async def with_url(url: str, tree):
         store = ClassStore(args.db)
         try:
             warm = [ClassBrowser(url, args.timeout) for _ in range(args.workers)]      # one per worker
@@ -238,10 +246,10 @@ async def main_async(args) -> list[dict]:
                                                           for _ in range(args.workers)]))
             for w in warm:
                 await w.close()
-            rows = [await run_class(url, store, args, flood=False)]
+            rows = [await run_class(url, store, args, flood=False, tree=tree)]
             print_row(rows[-1])
             if args.flood:
-                rows.append(await run_class(url, store, args, flood=True))
+                rows.append(await run_class(url, store, args, flood=True, tree=tree))
                 print_row(rows[-1])
                 base = rows[0]["answer"]["p95"]
                 rows[-1]["p95_ratio_to_plain"] = rows[-1]["answer"]["p95"] / base if base else None
@@ -252,19 +260,13 @@ async def main_async(args) -> list[dict]:
 
     if args.url:
         pid = find_server_pid(args.url)
-        tree = ProcessTree(pid) if pid else None
-        cpu0 = tree.cpu_seconds() if tree else None
-        rows = await with_url(args.url if args.url.endswith("/") else args.url + "/")
+        rows = await with_url(args.url if args.url.endswith("/") else args.url + "/",
+                              ProcessTree(pid) if pid else None)
     else:
         os.environ["CREDAL_CLASS_DB"] = args.db              # serve.sh's workers inherit it
         log = Path(args.server_log) if args.server_log else None
         with started_server(args.start, args.workers, log_path=log) as (url, pid):
-            tree = ProcessTree(pid)
-            cpu0 = tree.cpu_seconds()
-            rows = await with_url(url)
-    if tree is not None and cpu0 is not None:
-        for row in rows:
-            row["server_cpu_s_total"] = tree.cpu_seconds() - cpu0
+            rows = await with_url(url, ProcessTree(pid))
     return rows
 
 
@@ -279,6 +281,8 @@ def parse_args(argv=None):
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--window", type=float, default=10.0, help="answers within this many seconds")
     parser.add_argument("--ramp", type=float, default=20.0, help="students join within this many seconds")
+    parser.add_argument("--idle", type=float, default=5.0,
+                        help="seconds of polling only (everyone joined) before the answers, CPU measured")
     parser.add_argument("--settle", type=float, default=30.0,
                         help="seconds to wait for the teacher's count after the last answer")
     parser.add_argument("--flood", action="store_true", help="also a class with one student resubmitting")

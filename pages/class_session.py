@@ -8,6 +8,7 @@ nickname or answer shown is plain text: nothing typed by a user reaches HTML.
 """
 from __future__ import annotations
 
+import time
 import urllib.parse
 
 import streamlit as st
@@ -23,6 +24,7 @@ from app_support.lessons.catalogue import lessons
 from app_support.page import page_setup
 
 KEY = "cls_"
+MIN_GAP = 0.2          # seconds between two full runs of one student's page (see throttle)
 GONE = (ClassNotFound, ClassExpired)
 
 
@@ -282,7 +284,19 @@ def follow_lecture(code: str, student: str, lesson, step: int) -> None:
                         key=KEY + "s_pool")
 
 
+def throttle() -> None:
+    """At most one full run of a student's page per :data:`MIN_GAP` s: a client that resubmits 20 times
+    a second (a held key, a script) gets its runs cut short here — each new request stops the sleeping
+    run at its next Streamlit call — instead of a full page run each, so it cannot slow its classmates."""
+    now = time.monotonic()
+    wait = st.session_state.get(KEY + "last_run", 0.0) + MIN_GAP - now
+    st.session_state[KEY + "last_run"] = now + max(wait, 0.0)
+    if wait > 0:
+        time.sleep(wait)
+
+
 def student_view(link: logic.ClassLink) -> None:
+    throttle()
     store = class_store()
     try:
         state = store.state(link.code)
