@@ -92,9 +92,13 @@ class PathItems:
             cxa = np.where(moving, self.d + self.qe, 0.0)
             cX = np.where(own, self.D, 0.0)
             cXa = np.where(own, self.D + self.qe, 0.0)
-            const = (xlogy(cx, self.d) - xlogy(cX, self.D)).sum(axis=1)
+            with np.errstate(divide="ignore"):        # coefficient 0 wherever the count is 0
+                const = (np.einsum("ij,ij->i", cx, np.maximum(np.log(self.d), -1e300))
+                         - np.einsum("ij,ij->i", cX, np.maximum(np.log(self.D), -1e300)))
             # the row totals' arguments only where a cell has its own row term (else log 1 = 0)
             self._coef = (cx, cxa, cX, cXa, const, np.where(own, self.D, 1.0), np.where(own, self.qe, 0.0))
+            # the arrays log_lik_pair reads, stacked so that a subset of items is one gather
+            self._stack = np.stack([cx, cxa, cX, cXa, self.d, self.qe, self._coef[5], self._coef[6]], axis=1)
         return self._coef
 
     def log_lik_pair(self, alpha, idx=None):
@@ -102,10 +106,11 @@ class PathItems:
 
         A zero cell's log is clipped at -1e300 so that a zero coefficient gives 0 (``0 log 0 = 0``)
         and a positive one a value that ``exp`` maps to 0."""
-        cx, cxa, cX, cXa, const, D, qX = self._ab_coefficients()
-        d, q = self.d, self.qe
+        const = self._ab_coefficients()[4]
+        stack = self._stack
         if idx is not None:
-            cx, cxa, cX, cXa, const, d, q, D, qX = (v[idx] for v in (cx, cxa, cX, cXa, const, d, q, D, qX))
+            stack, const = stack[idx], const[idx]
+        cx, cxa, cX, cXa, d, q, D, qX = (stack[:, k] for k in range(8))
         a = np.asarray(alpha, float)[:, None]
         with np.errstate(divide="ignore"):
             lx = np.maximum(np.log(d + a * q), -1e300)

@@ -180,26 +180,32 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
     def _items(self, codes, a, b):
         """PathItems of every (row, pair): cells = class a, class b, then each feature under a, under b."""
         codes = self._instance_codes(codes)
-        n = codes.shape[0]
+        n, m = codes.shape
         a, b = np.asarray(a), np.asarray(b)
-        rows = np.repeat(np.arange(n), a.size)
-        ca, cb = np.tile(a, n), np.tile(b, n)
+        P = a.size
         shift = 1.0 if self.include_instance else 0.0
         nc = self.tables_.class_counts
-        d = [nc[ca], nc[cb] + shift]
-        q = [np.ones(rows.size), -np.ones(rows.size)]
-        D = [np.zeros(rows.size)] * 2
-        w = [np.zeros(rows.size)] * 2
+        K, E = n * P, 2 + 2 * m
+        d, D = np.empty((n, P, E)), np.zeros((n, P, E))
+        q = np.empty(E)
+        q[0::2], q[1::2] = 1.0, -1.0
+        w = np.ones(E)
+        w[:2] = 0.0
+        d[:, :, 0], d[:, :, 1] = nc[a], nc[b] + shift
         for j, p in enumerate(self.parents_):
             table = self.tan_counts_[j]
-            vj = codes[rows, j]
-            vp = codes[rows, p] if p >= 0 else np.zeros(rows.size, dtype=int)
-            totals = table.sum(axis=2)
-            d += [table[ca, vp, vj], table[cb, vp, vj] + shift]
-            D += [totals[ca, vp], totals[cb, vp] + shift]
-            q += [np.ones(rows.size), -np.ones(rows.size)]
-            w += [np.ones(rows.size)] * 2
-        return PathItems(*(np.stack(v, axis=1) for v in (d, q, D, w)))
+            kp1, kj1 = table.shape[1], table.shape[2]
+            vp = codes[:, p] if p >= 0 else np.zeros(n, dtype=int)
+            cell = (vp * kj1 + codes[:, j])[:, None]               # (n, 1) within a class's block
+            block = kp1 * kj1
+            flat, totals = table.ravel(), table.sum(axis=2).ravel()
+            d[:, :, 2 + 2 * j] = flat[a[None, :] * block + cell]
+            d[:, :, 3 + 2 * j] = flat[b[None, :] * block + cell] + shift
+            row = vp[:, None]
+            D[:, :, 2 + 2 * j] = totals[a[None, :] * kp1 + row]
+            D[:, :, 3 + 2 * j] = totals[b[None, :] * kp1 + row] + shift
+        return PathItems(d.reshape(K, E), np.broadcast_to(q, (K, E)), D.reshape(K, E),
+                         np.broadcast_to(w, (K, E)))
 
     def _pairs(self):
         C = len(self.classes_)
@@ -371,8 +377,12 @@ def pair_dominance(items: PathItems, alpha: float, steps: int = 6):
     # the bracket: [α_lo, 0], [0, 1] or [1, α_hi] by the signs of log g at 0 and 1
     xl = np.where(lg0[rows] >= 0, items.alpha_lo[rows], np.where(lg1[rows] >= 0, 0.0, 1.0))
     xh = np.where(lg0[rows] >= 0, 0.0, np.where(lg1[rows] >= 0, 1.0, items.alpha_hi[rows]))
-    Al, Bl = _F(items, xl, rows)
-    Ah, Bh = _F(items, xh, rows)
+    Al, Bl = np.where(xl == 0, A0[rows], A1[rows]), np.where(xl == 0, B0[rows], B1[rows])
+    Ah, Bh = np.where(xh == 0, A0[rows], A1[rows]), np.where(xh == 0, B0[rows], B1[rows])
+    for end, A_, B_ in ((xl, Al, Bl), (xh, Ah, Bh)):      # α_lo or α_hi: the only new values
+        far = np.flatnonzero((end != 0) & (end != 1))
+        if far.size:
+            A_[far], B_[far] = _F(items, end[far], rows[far])
     for step in range(steps + 1):
         bounds = _side_bounds(xl, Al, Bl, xh, Ah, Bh, A0[rows], B0[rows], A1[rows], B1[rows])
         still = _decide(rows, *bounds, log_a, ab, ba, open_)
