@@ -10,39 +10,68 @@ import json
 import pandas as pd
 import streamlit as st
 
+from app_support.bayesian_figures import coverage_determinacy_figure, simplex_figure
 from app_support.compare.figures import (
     determinacy_accuracy_figure,
     figure_html,
     summary_view,
     utilities_figure,
 )
-from app_support.compare.model import across_views, csv_bytes, results_key, run_comparison
+from app_support.compare.model import (
+    ALL_CLASSIFIERS,
+    D_GRID,
+    DEFAULT_LABELS,
+    MATCH_CHOICES,
+    REJECT_CLASSIFIERS,
+    across_views,
+    bayesian_tests,
+    csv_bytes,
+    fig5_frame,
+    fig6_frame,
+    fig7_views,
+    reject_table,
+    results_key,
+    run_comparison,
+    signed_rank_sample,
+)
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, sync, write_url
+from app_support.paper_001_figures import relative_utility_figure, safe_vs_prior_dependent_figure
 from app_support.text import plain
 from app_support.uploads import LIMITS, load_table
-from app_support.url_state import Choice, Names, Number, UrlState
+from app_support.url_state import Choice, Flag, Names, Number, UrlState
+from credal_core.data.column_checks import many_valued_integer_columns, many_valued_integer_message
 from credal_core.data.csv_loader import CsvProblem, default_class_column
 from credal_core.data.dataset import choose_columns
 from credal_core.data.discretise import DISCRETISERS
 from credal_core.data.preparation import MISSING_CHOICES
-from credal_core.experiments.compare import available_classifiers, summarise_comparison
+from credal_core.experiments.compare import summarise_comparison
 
 MAX_DATASETS = 8
 KEY = "cmp_"
-CLASSIFIERS = tuple(spec.label for spec in available_classifiers())
+CLASSIFIERS = tuple(spec.label for spec in ALL_CLASSIFIERS)     # the default ones, then the optional ones
 STATE = UrlState(
     Names("samples", ("balloons", "iris", "monks2"), options=tuple(sample_names(include_numeric=True))),
-    Names("clf", CLASSIFIERS, options=CLASSIFIERS, empty_is_default=True),
+    Names("clf", DEFAULT_LABELS, options=CLASSIFIERS, empty_is_default=True),
     Choice("disc", tuple(DISCRETISERS), "mdl"), Number("bins", 5, 2, 10, integer=True),
     Choice("missing", tuple(MISSING_CHOICES), "impute"), Number("folds", 5, 2, 10, integer=True),
     Number("repeats", 2, 1, 10, integer=True), Number("seed", 0, 0, 10**6, integer=True),
     Number("s", 1.0, 0.1, 10.0, step=0.1), Number("eps", 0.05, 0.0, 1.0, step=0.01),
     Number("alpha", 0.75, 0.01, 1.0, step=0.01),
+    Number("signif", 0.1, 0.01, 0.5, step=0.01), Choice("match", tuple(MATCH_CHOICES), "none"),
+    # views of the results (not part of the protocol): the optional sections and their inputs
+    Flag("bayes", False), Number("rope", 0.01, 0.0, 0.2, step=0.005), Flag("sets", False),
+    Flag("fig001", False), Flag("reject", False), Number("d", 0.2, 0.01, 0.49, step=0.01),
 )
+VIEW_FIELDS = ("samples", "bayes", "rope", "sets", "fig001", "reject", "d")
 RANKABLE = {"u65": "u65", "u80": "u80", "discounted_accuracy": "discounted accuracy",
             "accuracy": "accuracy of the precise label"}
+
+
+def discretise_column(numeric_key: str, column: str) -> None:
+    """The integer-column warning's button: add the column to the ones discretised in each fold."""
+    st.session_state[numeric_key] = [*st.session_state.get(numeric_key, []), column]
 
 
 # ---------------------------------------------------------------- the page
@@ -108,8 +137,17 @@ for title, key, table, default_class in datasets:
             continue
         for note in choice.notes:
             st.caption(f"{plain(note)[:1].upper()}{plain(note)[1:]}.")
+        numeric_key = f"{KEY}numeric_{key}"
+        st.session_state[numeric_key] = [c for c in st.session_state.get(numeric_key, choice.numeric)
+                                         if c in choice.number_like]
         numeric = st.multiselect("Numeric columns to discretise (the others are categories)",
-                                 choice.number_like, default=choice.numeric, key=f"{KEY}numeric_{key}")
+                                 choice.number_like, key=numeric_key)
+        for column, distinct in many_valued_integer_columns(choice.X, exclude=numeric).items():
+            st.warning(plain(many_valued_integer_message(column, distinct)[:1].upper()
+                             + many_valued_integer_message(column, distinct)[1:]) + ".")
+            if column in choice.number_like:
+                st.button(f"Discretise {plain(column)}", key=f"{KEY}disc_{key}_{column}",
+                          on_click=discretise_column, args=(numeric_key, column))
         with_missing = [c for c in choice.X.columns if choice.X[c].isna().any()]
         non_mar = st.multiselect("Columns not missing at random (used when missing values are treated "
                                  "conservatively)", with_missing, key=f"{KEY}nonmar_{key}",
@@ -132,9 +170,21 @@ with st.form("cmp_settings"):
     c2.slider("Folds", 2, 10, key=KEY + "folds")
     c2.slider("Repetitions", 1, 10, key=KEY + "repeats")
     c2.number_input("Seed", 0, 10**6, key=KEY + "seed")
-    c3.slider("IDM strength s (NBC, NCC)", 0.1, 10.0, step=0.1, key=KEY + "s")
+    c3.slider("IDM strength s (NBC, NCC, CMA, CDT)", 0.1, 10.0, step=0.1, key=KEY + "s")
     c3.slider("NCC_ε: ε", 0.0, 1.0, step=0.01, key=KEY + "eps")
-    c3.slider("LNCC_α: α", 0.01, 1.0, step=0.01, key=KEY + "alpha")
+    c3.slider("LNCC_α, LTANC_α: α", 0.01, 1.0, step=0.01, key=KEY + "alpha")
+    st.caption("Optional classifiers (add them above): the conformal sets over the NBC's or the AODE's "
+               "probabilities (split or class-conditional *Mondrian*), the LTANC, and the precise "
+               "counterparts of CMA (BMA over naive feature subsets) and of CDT (the same tree, one class "
+               "per leaf).")
+    k1, k2 = st.columns(2)
+    k1.slider("Conformal sets: significance ε (coverage ≥ 1 − ε on average)", 0.01, 0.5, step=0.01,
+              key=KEY + "signif")
+    k2.selectbox("Conformal sets: matched determinacy", list(MATCH_CHOICES), format_func=MATCH_CHOICES.get,
+                 key=KEY + "match", help="Inside each training fold, choose the conformal significance so "
+                 "that the sets are as determinate as this credal classifier's (at its default parameters) — "
+                 "paper 000 compares classifiers at matched determinacy. The coverage guarantee then no "
+                 "longer holds exactly.")
     submitted = st.form_submit_button("Run the comparison", type="primary")
 
 settings = {field.name: st.session_state[KEY + field.name] for field in STATE}
@@ -151,8 +201,9 @@ if interrupted("cmp_", submitted):
                "comparison** to start again — finished data sets stay cached.")
     st.stop()
 
-protocol = json.dumps({k: v for k, v in json.loads(st.session_state["cmp_active"]).items() if k != "samples"},
-                      sort_keys=True)
+protocol = json.dumps({k: v for k, v in json.loads(st.session_state["cmp_active"]).items()
+                       if k not in VIEW_FIELDS}, sort_keys=True)
+active = json.loads(protocol)
 results = {}
 with long_run("cmp_", "Stop", "Cancels the comparison; the page stays usable."):
     for title, key, X, y, numeric, non_mar, selection in prepared:
@@ -173,7 +224,10 @@ for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared
     all_folds.append(folds.assign(dataset=title))
     summary = summaries[title] = summarise_comparison(folds)
     with tab:
-        st.dataframe(summary_view(summary), hide_index=True, key=f"cmp_table_{key}")
+        view = summary_view(summary)
+        st.caption(f"↔ {view.shape[1]} columns: the table scrolls sideways (or widen it with its ⛶ button).")
+        st.dataframe(view, hide_index=True, key=f"cmp_table_{key}", column_config={
+            "classifier": st.column_config.TextColumn(pinned=True)})
         for classifier, error in folds.loc[folds["error"] != "", ["classifier", "error"]].drop_duplicates() \
                 .itertuples(index=False):
             st.warning(f"{classifier} could not be fitted on some folds: {plain(error)}")
@@ -235,6 +289,8 @@ def across_section() -> None:
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
                "classifiers.")
     st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
+    st.caption(f"↔ {result.pairs.shape[1]} columns (significant, better and note at the right): the table "
+               "scrolls sideways.")
     st.dataframe(result.pairs, hide_index=True, key="cmp_wilcoxon")
     c1, c2 = st.columns(2)
     c1.download_button("Scores per data set (CSV)", view["scores_csv"], "scores.csv", "text/csv",
@@ -244,3 +300,138 @@ def across_section() -> None:
 
 
 across_section()
+
+
+# --- further analyses (each on demand, mirrored in the URL)
+folds_frame = pd.concat(all_folds, ignore_index=True)
+url_sync = sync(STATE, KEY)
+
+
+@st.fragment
+def bayesian_section() -> None:
+    st.subheader("5 · Bayesian tests")
+    if not st.toggle("Show the Bayesian tests (Benavoli, Corani, Demšar & Zaffalon 2017)", key=KEY + "bayes",
+                     on_change=url_sync):
+        return
+    st.markdown("Instead of a p-value, each test gives the posterior probability that the first classifier "
+                "is practically better (**P(left)**), that the two are practically equivalent (**P(rope)**: "
+                "their difference lies within ± the ROPE), or that the second is better (**P(right)**); a "
+                "decision is usually taken above 0.95. Computed by `baycomp`.")
+    c1, c2 = st.columns(2)
+    indicator = c1.selectbox("Indicator (higher is better)", list(RANKABLE), format_func=RANKABLE.get,
+                             key="cmp_bayes_indicator")
+    rope = c2.number_input("ROPE: region of practical equivalence (0.01 = one point of u65)", 0.0, 0.2,
+                           step=0.005, format="%.3f", key=KEY + "rope", on_change=url_sync)
+    scores = across_views(views_key, tuple(RANKABLE), _summaries=summaries)[indicator]["result"].scores
+    tests = bayesian_tests(views_key, indicator, float(rope), int(active["folds"]), _scores=scores,
+                           _folds=folds_frame)
+    if tests["signed_rank"] is None:
+        st.info("The signed-rank test across data sets needs two data sets and two classifiers scored on "
+                "all.")
+    else:
+        st.markdown("**Bayesian signed-rank test** across the data sets (one mean over folds per data set):")
+        st.dataframe(tests["signed_rank"].round(3), hide_index=True, key="cmp_bayes_signed")
+        pairs = [f"{a} vs {b}" for a, b in tests["signed_rank"][["classifier_a", "classifier_b"]].itertuples(
+            index=False)]
+        chosen = st.selectbox("Pair shown on the simplex", pairs, key="cmp_bayes_pair")
+        a, b = tests["signed_rank"].iloc[pairs.index(chosen)][["classifier_a", "classifier_b"]]
+        sample = signed_rank_sample(views_key, indicator, float(rope), a, b, _scores=scores)
+        st.plotly_chart(simplex_figure(sample, (a, b), rope=float(rope),
+                                       title=f"Posterior of {a} vs {b}<br><sup>signed-rank test</sup>"),
+                        key="cmp_simplex")
+    st.markdown(f"**Bayesian correlated t-test** per data set (the {int(active['folds'])}-fold scores of "
+                f"each repetition, correlation ρ = 1/{int(active['folds'])}):")
+    st.dataframe(tests["correlated_t"].round(3), hide_index=True, key="cmp_bayes_corr")
+
+
+bayesian_section()
+
+
+@st.fragment
+def sets_section() -> None:
+    st.subheader("6 · Set-valued classifiers: what each set promises")
+    st.markdown(
+        "A **conformal** set (split or Mondrian) holds the true class with probability at least 1 − ε "
+        "**on average over instances** (Mondrian: within each class), if the rows are exchangeable; it says "
+        "nothing about one given instance, and may be empty. A **credal** set holds every class that no "
+        "other class dominates under *every* prior of the classifier's set of priors: it is **robust to "
+        "the prior on each instance**, but carries no coverage guarantee. Coverage, mean set size and "
+        "the share of empty sets (section 3's table) put both on one scale; comparing them at matched "
+        "determinacy (section 2) shows which spends its indeterminacy on the instances that need it.")
+    if not st.toggle("Show coverage against determinacy", key=KEY + "sets", on_change=url_sync):
+        return
+    for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared]), prepared):
+        tab.plotly_chart(coverage_determinacy_figure(
+            summaries[title], title="Coverage vs determinacy<br><sup>mean ± sd over folds</sup>"),
+            key=f"cmp_coverage_{key}")
+
+
+sets_section()
+
+
+@st.fragment
+def paper_section() -> None:
+    st.subheader("7 · Paper 001's Figs. 5-7 from these results")
+    if not st.toggle("Show 001 Figs. 5, 6 and 7", key=KEY + "fig001", on_change=url_sync):
+        return
+    fig5, fig6 = fig5_frame(summaries), fig6_frame(summaries)
+    if fig5.empty:
+        st.info("No credal classifier returned several classes here: Figs. 5 and 6 need one.")
+    else:
+        left, right = st.columns(2)
+        left.plotly_chart(safe_vs_prior_dependent_figure(
+            fig5, title="001 Fig. 5 · precise accuracy<br><sup>safe vs prior-dependent instances</sup>"),
+            key="cmp_fig5")
+        right.plotly_chart(relative_utility_figure(
+            fig6, title="001 Fig. 6 · credal utility / precise accuracy"), key="cmp_fig6")
+        st.caption("Fig. 5: one point per data set and credal classifier; x is its precise label's accuracy "
+                   "where the set has one class (single accuracy), y where it has several (NBC-I); below "
+                   "the bisector, the credal classifier isolates the hard instances. Fig. 6: u65 and u80 "
+                   "over the accuracy of the same classifier's precise label.")
+    views = fig7_views(views_key, _summaries=summaries)
+    if all(v is None for v in views.values()):
+        st.info("Fig. 7 ranks NCC, CDT, CMA and COMP-AODE* across data sets: choose at least two of them and "
+                "at least two data sets.")
+        return
+    left, right = st.columns(2)
+    for column, indicator in ((left, "u65"), (right, "u80")):
+        if views[indicator] is not None:
+            column.plotly_chart(views[indicator], key=f"cmp_fig7_{indicator}")
+    st.caption("Fig. 7: Friedman average ranks of NCC, CDT, CMA and COMP-AODE* (those compared here) with "
+               "the Nemenyi critical difference, under u65 and u80.")
+
+
+paper_section()
+
+
+@st.fragment
+def reject_section() -> None:
+    st.subheader("8 · Reject option at a cost d")
+    if not st.toggle("Show the expected cost with a reject option (001 §3.5)", key=KEY + "reject",
+                     on_change=url_sync):
+        return
+    chosen = st.slider("Cost d of a rejection (0 right, 1 wrong)", 0.01, 0.49, step=0.01, key=KEY + "d",
+                       on_change=url_sync)
+    d = min(D_GRID, key=lambda grid: abs(grid - float(chosen)))
+    st.caption("The precise classifier rejects when its top posterior is below 1 − d; the credal one rejects "
+               "its prior-dependent instances and those whose lower probability of its class is below 1 − d "
+               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC on two-class data only). Mean cost per instance "
+               "over the folds; lower is better.")
+    rows = []
+    for title, key, X, y, numeric, non_mar, selection in prepared:
+        table = reject_table(f"{key}|{selection}", X, y, numeric, non_mar, protocol)
+        at_d = table[(table["d"] - float(d)).abs() < 1e-9]
+        for model, part in at_d.groupby("model", sort=False):
+            both = part.set_index("classifier")
+            rows.append({"data set": title, "classifier": model,
+                         "cost, precise": round(both.loc["precise", "cost"], 4),
+                         "cost, credal": round(both.loc["credal", "cost"], 4),
+                         "rejected, precise": round(both.loc["precise", "rejected"], 3),
+                         "rejected, credal": round(both.loc["credal", "rejected"], 3)})
+    if not rows:
+        st.info(f"Choose at least one of {', '.join(REJECT_CLASSIFIERS)} in section 2.")
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="cmp_reject")
+
+
+reject_section()

@@ -39,10 +39,10 @@ def determinacy_accuracy_figure(summary: pd.DataFrame, title: str = "") -> go.Fi
         )
     left = max(0.0, _pct(summary["determinacy_mean"]).min() - 8)
     fig.update_layout(
-        title=title or "Determinacy against single accuracy (mean ± sd over folds)",
+        title=title or "Determinacy vs single accuracy<br><sup>mean ± sd over folds</sup>",
         xaxis=dict(title="determinacy (%)", range=[left, 102]),
         yaxis=dict(title="single accuracy (%)"), template="plotly_white", height=440, showlegend=False,
-        margin=dict(l=60, r=20, t=60, b=50),
+        margin=dict(l=60, r=20, t=70, b=50),
     )
     return fig
 
@@ -56,9 +56,9 @@ def utilities_figure(summary: pd.DataFrame, title: str = "") -> go.Figure:
                     hovertemplate="%{x}: %{y:.1f}%<extra>" + label + "</extra>")
     low = np.nanmin(_pct(summary[[f"{k}_mean" for k in UTILITIES]].to_numpy()))
     fig.update_layout(
-        title=title or "Accuracy and utilities of the credal output (mean ± sd over folds)",
+        title=title or "Accuracy and utilities<br><sup>mean ± sd over folds</sup>",
         barmode="group", yaxis=dict(title="%", range=[max(0.0, low - 10), 100]), template="plotly_white",
-        height=440, legend=dict(orientation="h", y=-0.2), margin=dict(l=60, r=20, t=60, b=80),
+        height=440, legend=dict(orientation="h", y=-0.2), margin=dict(l=60, r=20, t=70, b=80),
     )
     return fig
 
@@ -72,14 +72,20 @@ INDICATOR_NAMES = {
     "accuracy": "Accuracy", "brier": "Brier loss", "determinacy": "Determinacy",
     "single_accuracy": "Single acc.", "set_accuracy": "Set acc.", "indeterminate_size": "Indet. size",
     "discounted_accuracy": "Discounted acc.", "u65": "u65", "u80": "u80", "nbc_i": "Precise acc. (indet.)",
+    "coverage": "Coverage", "mean_set_size": "Mean set size", "empty_set_rate": "Empty sets",
 }
+NUMBER_INDICATORS = ("brier", "indeterminate_size", "mean_set_size")      # shown as numbers, not %
 
 
 def summary_view(summary: pd.DataFrame) -> pd.DataFrame:
-    """Mean ± sd over folds per indicator, as text (percentages; Brier loss and set size as numbers)."""
+    """Mean ± sd over folds per indicator, as text (percentages; Brier loss and set sizes as numbers);
+    coverage (share of sets holding the true class), mean set size and the share of empty sets are
+    defined for every classifier, precise ones (a set of one) included."""
     view = pd.DataFrame({"classifier": summary["classifier"]})
     for key, name in INDICATOR_NAMES.items():
-        scale, digits = (1, 3) if key in ("brier", "indeterminate_size") else (100, 1)
+        if f"{key}_mean" not in summary.columns:
+            continue
+        scale, digits = (1, 3) if key in NUMBER_INDICATORS else (100, 1)
         mean, std = summary[f"{key}_mean"] * scale, summary[f"{key}_std"] * scale
         view[name] = ["—" if pd.isna(m) else f"{m:.{digits}f}" + ("" if pd.isna(d) else f" ± {d:.{digits}f}")
                       for m, d in zip(mean, std)]

@@ -10,23 +10,57 @@ import streamlit as st
 
 from app_support.compare.critical_difference import critical_difference_figure
 from app_support.jobs import queued_job
+from credal_core.cli.classifiers import ALIASES
+from credal_core.data.counts import labels_as_text
 from credal_core.data.csv_loader import neutralise_formulas
-from credal_core.experiments.compare import ClassifierSpec, available_classifiers, compare_classifiers
+from credal_core.data.preparation import Preparation
+from credal_core.experiments.compare import (
+    DEFAULT_CLASSIFIERS,
+    ClassifierSpec,
+    available_classifiers,
+    compare_classifiers,
+)
+from credal_core.experiments.engine import make_splits
+from credal_core.reject import reject_costs_of
 from credal_core.stats import across_datasets
+from credal_core.stats_bayesian import correlated_t_tests, signed_rank_test, signed_rank_tests
+
+# Classifiers offered but not compared by default: the conformal baselines (issue 28), the LTANC and
+# the precise counterparts of CMA and CDT (the command line's aliases, so the labels line up)
+OPTIONAL_ALIASES = ("conformal-nbc", "mondrian-nbc", "conformal-aode", "mondrian-aode", "ltanc", "bma-naive",
+                    "tree")
+OPTIONAL_CLASSIFIERS = tuple(available_classifiers([ALIASES[a].spec() for a in OPTIONAL_ALIASES]))
+DEFAULT_LABELS = tuple(spec.label for spec in available_classifiers(DEFAULT_CLASSIFIERS))
+ALL_CLASSIFIERS = tuple(available_classifiers(DEFAULT_CLASSIFIERS)) + OPTIONAL_CLASSIFIERS
+# Matched determinacy: the credal classifier whose determinacy the conformal sets match (an alias)
+MATCH_CHOICES = {"none": "no (fixed significance)", "ncc": "NCC", "cma": "CMA", "cdt": "CDT",
+                 "comp-aode*": "COMP-AODE*", "bma-aode*": "BMA-AODE*"}
+# 001 Fig. 7's four classifiers, and those with exact lower posteriors for the reject option (§3.5)
+FIG7_CLASSIFIERS = ("NCC", "CDT", "CMA", "COMP-AODE*")
+REJECT_CLASSIFIERS = ("NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT")
+S_ESTIMATORS = ("NCC", "NaiveBayes", "CMA", "CredalDecisionTree", "BMANaive", "InfoGainTree")
+D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))             # d in (0, 1/2)
 
 
-def specs(labels: list[str], s: float, eps: float, alpha: float) -> tuple[ClassifierSpec, ...]:
-    """The chosen classifiers with this page's parameters (s for the NCCs, ε for NCC_ε, α for LNCC)."""
+def specs(labels: list[str], s: float, eps: float, alpha: float, *, significance: float = 0.1,
+          match: str = "none") -> tuple[ClassifierSpec, ...]:
+    """The chosen classifiers with this page's parameters: s for the NBC / NCCs and the s-parametrised
+    CMA, CDT and their precise counterparts, ε for NCC_ε, α for the LNCC and the LTANC; the conformal
+    sets' significance, or the credal classifier whose determinacy they match (``match``, an alias)."""
     out = []
-    for spec in available_classifiers():
+    for spec in ALL_CLASSIFIERS:
         if spec.label in labels:
             params = dict(spec.params)
-            if spec.estimator in ("NCC", "NaiveBayes"):
+            if spec.estimator in S_ESTIMATORS:
                 params["s"] = s
             if spec.label.startswith("NCC_ε"):
                 params["epsilon"] = eps
-            if spec.estimator == "LNCC":
+            if spec.estimator in ("LNCC", "LTANC"):
                 params["alpha"] = alpha
+            if spec.estimator.endswith(":ConformalClassifier"):
+                params["significance"] = significance
+                if match != "none":
+                    params["match"] = match
             out.append(ClassifierSpec(spec.label, spec.estimator, params))
     return tuple(out)
 
@@ -44,7 +78,7 @@ def run_comparison(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tupl
         try:
             return compare_classifiers(
                 _X, _y, numeric=list(numeric), specs=specs(settings["clf"], settings["s"], settings["eps"],
-                                                            settings["alpha"]),
+                                                            settings["alpha"], **_conformal(settings)),
                 n_splits=settings["folds"], n_repeats=settings["repeats"], discretiser=settings["disc"],
                 n_bins=settings["bins"], missing=settings["missing"], non_mar=list(non_mar),
                 seed=settings["seed"], scheduler=pool,
@@ -88,3 +122,97 @@ def across_views(results_key: str, indicators: tuple[str, ...], *, _summaries: d
                         pairs_csv=csv_bytes(result.pairs))
         views[indicator] = view
     return views
+
+
+def _conformal(settings: dict) -> dict:
+    return {"significance": float(settings.get("signif", 0.1)), "match": settings.get("match", "none")}
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def bayesian_tests(results_key: str, indicator: str, rope: float, n_folds: int, *, _scores: pd.DataFrame,
+                   _folds: pd.DataFrame) -> dict:
+    """The Bayesian tests (``credal_core.stats_bayesian``) on one indicator: ``signed_rank`` across the
+    data sets (one row per pair of ``_scores``' columns) and ``correlated_t`` per data set (from the
+    per-fold rows ``_folds``, ρ = 1/k); shared by all sessions under ``results_key``."""
+    across = (signed_rank_tests(_scores, rope=rope) if _scores.shape[0] >= 2 and _scores.shape[1] >= 2
+              else None)
+    return {"signed_rank": across,
+            "correlated_t": correlated_t_tests(_folds, indicator, n_folds=n_folds, rope=rope)}
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def signed_rank_sample(results_key: str, indicator: str, rope: float, a: str, b: str, *,
+                       _scores: pd.DataFrame):
+    """The posterior draws (n × 3: left, rope, right) of the signed-rank test of ``a`` against ``b``."""
+    return signed_rank_test(_scores[a].to_numpy(float), _scores[b].to_numpy(float), rope=rope).sample
+
+
+def fig5_frame(summaries: dict) -> pd.DataFrame:
+    """001 Fig. 5's points: per data set and credal classifier, its precise counterpart's accuracy on
+    the instances the credal one calls safe (its single accuracy: the set is then the precise label)
+    and on the prior-dependent ones (NBC-I, the ``nbc_i`` indicator)."""
+    rows = [{"dataset": name, "classifier": row.classifier, "accuracy_safe": row.single_accuracy_mean,
+             "accuracy_prior_dependent": row.nbc_i_mean}
+            for name, table in summaries.items() for row in table.itertuples(index=False)
+            if pd.notna(row.nbc_i_mean) or row.determinacy_mean < 1]
+    return pd.DataFrame(rows, columns=["dataset", "classifier", "accuracy_safe", "accuracy_prior_dependent"])
+
+
+def fig6_frame(summaries: dict) -> pd.DataFrame:
+    """001 Fig. 6's points: per data set and set-valued classifier (determinacy below 1 somewhere), its
+    u65 and u80 and the accuracy of its own precise label (its precise counterpart)."""
+    rows = [{"dataset": name, "classifier": row.classifier, "u65": row.u65_mean, "u80": row.u80_mean,
+             "accuracy": row.accuracy_mean}
+            for name, table in summaries.items() for row in table.itertuples(index=False)
+            if pd.notna(row.nbc_i_mean) and row.accuracy_mean > 0]
+    return pd.DataFrame(rows, columns=["dataset", "classifier", "u65", "u80", "accuracy"])
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def fig7_views(results_key: str, *, _summaries: dict) -> dict:
+    """001 Fig. 7: the critical-difference diagram of NCC, CDT, CMA and COMP-AODE* under u65 and u80
+    (those of the four that were compared; None when fewer than two were, or one data set)."""
+    kept = {name: table[table["classifier"].isin(FIG7_CLASSIFIERS)] for name, table in _summaries.items()}
+    views = {}
+    for indicator in ("u65", "u80"):
+        result = across_datasets(kept, indicator) if len(kept) >= 2 else None
+        views[indicator] = None if result is None or result.friedman is None else critical_difference_figure(
+            result.friedman.average_ranks, result.critical_difference,
+            title=f"001 Fig. 7 · {indicator}: average ranks; CD = {result.critical_difference:.2f}")
+    return views
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def reject_table(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple, non_mar: tuple,
+                 settings_json: str) -> pd.DataFrame:
+    """The reject option (001 §3.5) under the page's protocol: per fold, every chosen classifier of
+    :data:`REJECT_CLASSIFIERS` fitted on the prepared training rows and
+    :func:`credal_core.reject.reject_costs_of` on the test rows over :data:`D_GRID`; the mean over
+    folds per (classifier, d, precise / credal).  The NCC only with two classes (its exact lower
+    posterior); a classifier refusing a fold is left out of that fold."""
+    settings = json.loads(settings_json)
+    labels, classes = labels_as_text(_y)
+    chosen = [spec for spec in specs(settings["clf"], settings["s"], settings["eps"], settings["alpha"])
+              if spec.label in REJECT_CLASSIFIERS and (spec.label != "NCC" or classes.size == 2)]
+    preparation = {"numeric": list(numeric), "discretiser": settings["disc"], "n_bins": settings["bins"],
+                   "missing": settings["missing"], "non_mar": list(non_mar)}
+    parts = []
+    X = _X.reset_index(drop=True)
+    for split in make_splits(labels, protocol="cv", n_splits=settings["folds"], n_repeats=settings["repeats"],
+                             seed=settings["seed"]):
+        prep = Preparation(**preparation)
+        X_train = prep.fit_transform(X.iloc[split.train], labels[split.train])
+        X_test = prep.transform(X.iloc[split.test])
+        for spec in chosen:
+            try:
+                model = spec.make().fit(X_train, labels[split.train], classes=classes)
+                part = reject_costs_of(model, X_test, labels[split.test], list(D_GRID))
+            except (ValueError, NotImplementedError):
+                continue
+            parts.append(part.assign(model=spec.label, split=split.index))
+    columns = ["model", "d", "classifier", "cost", "rejected", "error"]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    frame = pd.concat(parts, ignore_index=True)
+    return frame.groupby(["model", "d", "classifier"], sort=False, as_index=False)[
+        ["cost", "rejected", "error"]].mean()[columns]
