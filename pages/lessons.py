@@ -15,19 +15,11 @@ from app_support.lessons.catalogue import lessons, locate, step_link
 from app_support.lessons.figures import narrow_title
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT
 from app_support.page import page_setup
+from app_support.registry import page as registered
 from app_support.url_state import Text, UrlState
 
 KEY = "lsn_"
 LINK_STATE = UrlState(*(Text(name, max_len=100) for name in ("lesson", "step", "seed", "list")))
-PAGES = {
-    "home": ("pages/home.py", "Home"),
-    "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
-    "intervals_vs_n": ("pages/intervals_vs_n.py", "Intervals vs N"),
-    "missing_values": ("pages/missing_values.py", "Missing values"),
-    "aode_weights": ("pages/aode_weights.py", "AODE compression weights"),
-    "classifier_selection": ("pages/classifier_selection.py", "Classifier selection"),
-    "determinacy_curves": ("pages/determinacy_curves.py", "Determinacy curves"),
-}
 
 
 def go(params: dict | None) -> None:
@@ -109,8 +101,8 @@ def live_view(step, params: dict, key: str) -> None:
                 help=widget.help or None,
             )
         shown = {**params, widget.name: value}
-        page, label = PAGES[step.page]
-        full_page_link(page, label, step.link(shown))
+        target = registered(step.page)
+        full_page_link(target.path, target.title, step.link(shown))
         if step.experiment is not None:
             result = step.experiment.run(shown, session_seed())
             st.metric(

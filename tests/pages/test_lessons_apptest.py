@@ -68,6 +68,8 @@ def test_every_step_renders_asks_first_then_reveals_its_figure(lesson, index):
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("plotly_chart")) == 1
     assert at.info and "The answer" in at.info[0].value
+    widgets = at.slider if step.widget.kind == "slider" else at.toggle
+    assert len(widgets) == 1 and widgets[0].label == step.widget.label       # the step's one live widget
 
 
 def test_wrong_right_and_unreadable_answers():
