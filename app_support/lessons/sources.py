@@ -1,25 +1,17 @@
 """Everything the lessons take from outside ``app_support.lessons``: the pages' figure builders and the
-shipped samples, imported in one place (the per-page modules ``app_support/<page>/figures.py``; the flat
-``figures_*`` modules they replaced are the fallback while a checkout still has them)."""
+shipped samples, imported in one place (the per-page modules ``app_support/<page>/figures.py``): if a page's
+modules move, this is the one list to update."""
 
 from __future__ import annotations
 
 import functools
 
-try:
-    from app_support.aode_weights.figures import weights_figure
-    from app_support.home.figures import set_size_bar
-    from app_support.intervals_vs_n.figures import intervals_figure, vacuous_figure
-    from app_support.missing_values.figures import set_grid
-    from app_support.profile_likelihood.figures import lncc_figure
-except ImportError:  # pragma: no cover - an older tree
-    from app_support.figures import set_size_bar  # type: ignore[no-redef]
-    from app_support.figures_aode import weights_figure  # type: ignore[no-redef]
-    from app_support.figures_intervals import intervals_figure, vacuous_figure  # type: ignore[no-redef]
-    from app_support.figures_missing import set_grid  # type: ignore[no-redef]
-    from app_support.figures_profile import lncc_figure  # type: ignore[no-redef]
-
+from app_support.aode_weights.figures import weights_figure
 from app_support.data import load_sample
+from app_support.home.figures import set_size_bar
+from app_support.intervals_vs_n.figures import intervals_figure, vacuous_figure
+from app_support.missing_values.figures import set_grid
+from app_support.profile_likelihood.figures import lncc_figure
 
 __all__ = [
     "set_size_bar",
