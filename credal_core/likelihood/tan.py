@@ -182,7 +182,8 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         codes = self._instance_codes(codes)
         n, m = codes.shape
         a, b = np.asarray(a), np.asarray(b)
-        P = a.size
+        P = max(a.shape[-1], b.shape[-1])
+        a, b = np.broadcast_to(a, (n, P)), np.broadcast_to(b, (n, P))     # shared pairs or one set per row
         shift = 1.0 if self.include_instance else 0.0
         nc = self.tables_.class_counts
         K, E = n * P, 2 + 2 * m
@@ -199,11 +200,11 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
             cell = (vp * kj1 + codes[:, j])[:, None]               # (n, 1) within a class's block
             block = kp1 * kj1
             flat, totals = table.ravel(), table.sum(axis=2).ravel()
-            d[:, :, 2 + 2 * j] = flat[a[None, :] * block + cell]
-            d[:, :, 3 + 2 * j] = flat[b[None, :] * block + cell] + shift
+            d[:, :, 2 + 2 * j] = flat[a * block + cell]
+            d[:, :, 3 + 2 * j] = flat[b * block + cell] + shift
             row = vp[:, None]
-            D[:, :, 2 + 2 * j] = totals[a[None, :] * kp1 + row]
-            D[:, :, 3 + 2 * j] = totals[b[None, :] * kp1 + row] + shift
+            D[:, :, 2 + 2 * j] = totals[a * kp1 + row]
+            D[:, :, 3 + 2 * j] = totals[b * kp1 + row] + shift
         return PathItems(d.reshape(K, E), np.broadcast_to(q, (K, E)), D.reshape(K, E),
                          np.broadcast_to(w, (K, E)))
 
@@ -227,6 +228,28 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         out = np.ones((n, C, C))
         out[:, a, b] = ab.reshape(n, a.size)
         out[:, b, a] = ba.reshape(n, a.size)
+        return out
+
+    def _set_dominance(self, codes):
+        """The pairs of each row's best-scored class first; a row where it dominates every other class
+        (and none dominates it) skips the other pairs — its maximal set is that class (the hook's
+        rule (ii), :meth:`CredalClassifierMixin._set_dominance`)."""
+        C = len(self.classes_)
+        if not self.include_instance or C <= 2:
+            return self._dominance(codes)
+        codes = np.asarray(codes)
+        n = codes.shape[0]
+        top = np.argmax(self._joint_log_likelihood(codes), axis=0)
+        others = np.array([[c for c in range(C) if c != t] for t in range(C)])[top]     # (n, C-1)
+        ab, ba = pair_dominance(self._items(codes, top[:, None], others), float(self.alpha))
+        ab, ba = ab.reshape(n, C - 1), ba.reshape(n, C - 1)
+        settled = ab.all(axis=1) & ~ba.any(axis=1)
+        out = np.zeros((n, C, C), dtype=bool)
+        rows = np.flatnonzero(settled)
+        out[rows[:, None], top[rows, None], others[rows]] = True
+        rest = np.flatnonzero(~settled)
+        if rest.size:
+            out[rest] = self._dominance(codes[rest])
         return out
 
     def _dominance(self, codes):

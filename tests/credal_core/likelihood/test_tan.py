@@ -236,3 +236,17 @@ def test_predict_set_verdicts_equal_the_exact_levels(seed):
         idx = np.arange(crit.shape[1])
         expected[:, idx, idx] = False
         np.testing.assert_array_equal(dom, expected, err_msg=f"alpha={level}")
+
+
+@pytest.mark.parametrize("seed", range(cases(10)))
+def test_predict_set_shortcut_gives_the_maximal_set(seed):
+    """predict_set tests the best-scored class's pairs first and skips the rest where it wins them
+    all: the same sets as the maximal set of the full dominance."""
+    from credal_core._base import maximal_set
+
+    rng = np.random.default_rng(1500 + seed)
+    X, y = random_data(rng, m=3, n=int(rng.integers(20, 80)))
+    y = np.where(rng.random(len(y)) < 0.3, "c", y)          # three classes
+    for level in (0.2, 0.75, 0.95):
+        model = LTANC(alpha=level).fit(X, y)
+        np.testing.assert_array_equal(model.predict_set(X), maximal_set(model.dominance(X)))
