@@ -66,8 +66,9 @@ def join_class(code_key: str, nick_key: str) -> None:
     go(logic.student_link(state.code, student, state.unlocked_step))
 
 
-def join_form(code: str = "") -> None:
-    st.subheader("Join a class")
+def join_form(code: str = "", heading: bool = True) -> None:
+    if heading:
+        st.subheader("Join a class")
     code_key, nick_key = KEY + "join_code", KEY + "join_nick"
     if code:
         st.session_state.setdefault(code_key, code)
@@ -348,10 +349,10 @@ def join_view(link: logic.ClassLink) -> None:
         state = class_store().state(link.code)
     except GONE as problem:
         st.error(str(problem))
-        join_form()
+        join_form(heading=False)
         return
     st.markdown(f"Lesson: **{find_lesson(state.lesson_id).title}**")
-    join_form(link.code)
+    join_form(link.code, heading=False)
 
 
 page_setup(None)

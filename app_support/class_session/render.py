@@ -107,19 +107,24 @@ def full_page_link(page: str, label: str, query: dict) -> None:
         st.markdown(f"[Open {label} at these values]({url})")
 
 
-def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks | None, key: str) -> None:
-    cached = st.session_state.get(key + "exp")
-    if cached is None or cached[0] != seed:
-        cached = (seed, float(step.experiment.run(params, seed)))
-        st.session_state[key + "exp"] = cached
-        if hooks is not None and hooks.on_experiment is not None:
+def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks, key: str) -> None:
+    """The student's own experiment result; with ``on_experiment`` (a class) run once per step and seed and
+    handed to the hook, else (self-study) run at every render on the values shown."""
+    if hooks.on_experiment is None:
+        value = float(step.experiment.run(params, seed))
+    else:
+        cached = st.session_state.get(key + "exp")
+        if cached is None or cached[0] != seed:
+            cached = (seed, float(step.experiment.run(params, seed)))
+            st.session_state[key + "exp"] = cached
             hooks.on_experiment(index, cached[1])
-    st.metric(f"Your own experiment: {step.experiment.label}", f"{cached[1]:.3f}",
+        value = cached[1]
+    st.metric(f"Your own experiment: {step.experiment.label}", f"{value:.3f}",
               help="From your own random sample (this session's seed); classmates get other numbers from "
                    "the same truth.")
 
 
-def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks | None) -> None:
+def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks) -> None:
     """The step's widget beside its figure, and the link into the full page at the same parameters."""
     widget = step.widget
     left, right = st.columns([1, 2])
@@ -134,7 +139,7 @@ def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks 
         shown = {**params, widget.name: value}
         page, label = PAGES[step.page]
         full_page_link(page, label, step.link(shown))
-        if step.experiment is not None and (hooks is None or hooks.on_experiment is None):
+        if step.experiment is not None and hooks.on_experiment is None:
             _experiment(step, index, shown, seed, hooks, key)
     right.plotly_chart(step.figure(shown), key=key + "fig")
 
