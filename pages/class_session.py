@@ -338,6 +338,7 @@ def student_view(link: logic.ClassLink) -> None:
         revealed=question_id in state.revealed,
         after_verdict=lambda: class_answers(link.code, lesson.steps[step].question, question),
     )
+    st.caption(f"Class {link.code}: your teacher unlocks the steps and reveals the answers.")
     render_step(lesson, step, seed, hooks)
     follow_lecture(link.code, link.student, lesson, step)
 
