@@ -204,6 +204,10 @@ def teacher_view(link: logic.ClassLink) -> None:
         st.markdown(f"#### Join code: `{link.code}`")
         st.image(qr_png(join_url), width=200, caption="Scan to join")
         st.markdown(f"Or open [{join_url}]({join_url})")
+        host = urllib.parse.urlsplit(join_url).hostname or ""
+        if host in ("localhost", "::1") or host.startswith("127."):
+            st.caption("This address only works on this computer: open the teacher link with the server's "
+                       "network address (as students' phones reach it) to show a code they can scan.")
         with st.expander("Your teacher link (private)"):
             st.caption("It controls the class: keep it to yourself.")
             st.code(absolute(logic.teacher_link(link.code, link.teacher)), language=None, wrap_lines=True)
