@@ -1,0 +1,1 @@
+"""The "Profile likelihood in a network" page: model (graphs, profiles) and figures."""
