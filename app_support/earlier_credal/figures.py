@@ -154,8 +154,12 @@ def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str 
 
 
 def reject_figure(frame: pd.DataFrame, d: float) -> go.Figure:
-    """Expected cost per instance against d, one line per classifier (``frame``'s ``label``), d marked."""
-    fig = reject_cost_figure(frame.assign(classifier=frame["label"]),
+    """Expected cost per instance against d (``frame``: ``reject_view``'s), one colour per credal model,
+    solid for the credal classifier and dashed for its precise counterpart; the chosen d marked."""
+    kind = {"credal": "credal", "precise": "precise counterpart"}
+    fig = reject_cost_figure(frame.assign(classifier=frame["model"],
+                                          dataset=frame["classifier"].map(kind)).sort_values(
+                                 "classifier", key=lambda c: c != "credal", kind="stable"),
                              title="Expected cost per instance vs the cost d<br><sup>0 right, 1 wrong, d "
                                    "rejected; mean over the folds</sup>")
     fig.add_vline(x=float(d), line=dict(color="#444444", dash="dot"))

@@ -1,0 +1,102 @@
+"""The page "Credal model averaging, trees and the reject option" shows the core's numbers: each view is
+checked against the estimators called directly (no number recomputed here), and the tree walk of the
+page against the CDT's own intervals."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from app_support.data import load_sample, sample_names
+from app_support.earlier_credal.model import (
+    D_GRID,
+    REJECT_MODELS,
+    inclusion_view,
+    instance_view,
+    path_to,
+    reject_view,
+    tree_view,
+    url_state,
+)
+from credal_core.aode import CredalBMAAODE, CredalCompAODE
+from credal_core.aode.summary import spode_table
+from credal_core.model_averaging import CMA
+from credal_core.reject import reject_costs_of
+from credal_core.tree import CredalDecisionTree
+
+
+def test_url_state_defaults_and_bounds():
+    state = url_state(14)
+    values = state.read({"row": "13", "d": "0.7", "depth": "x"})
+    assert values["row"] == 13 and values["data"] == "weather"
+    assert values["d"] == 0.2 and values["depth"] == 3                 # out of range / malformed: default
+    assert state.read({"row": "14"})["row"] == 0
+
+
+def test_inclusion_view_is_cmas_interval_and_the_spode_weights():
+    X, y = load_sample("weather")
+    inclusion, spodes = inclusion_view("weather", 1.0, 0.01)
+    cma = CMA(s=1.0).fit(X, y)
+    assert inclusion["feature"].tolist() == list(X.columns)
+    np.testing.assert_allclose(inclusion[["lower", "upper"]].to_numpy(), cma.inclusion_interval_)
+    np.testing.assert_allclose(inclusion["bma"], cma.inclusion_probability_)
+    assert (inclusion["lower"] <= inclusion["bma"] + 1e-12).all() and (inclusion["bma"] <= inclusion["upper"]
+                                                                        + 1e-12).all()
+    table = spode_table(CredalBMAAODE(epsilon=0.01).fit(X, y), CredalCompAODE(epsilon=0.01).fit(X, y))
+    assert spodes["super_parent"].tolist() == list(X.columns)
+    np.testing.assert_allclose(spodes[["bma_weight", "comp_weight"]], table[["bma_weight", "comp_weight"]])
+    assert spodes["bma_weight"].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", ["weather", "balloons", "tic_tac_toe"])
+def test_the_tree_walk_ends_where_the_cdt_answers(name):
+    X, y = load_sample(name)
+    cdt = CredalDecisionTree(s=1.0).fit(X, y)
+    frame = tree_view(name, 1.0)
+    pd.testing.assert_frame_equal(frame, cdt.tree_frame())
+    classes = [str(c) for c in cdt.classes_]
+    for row in range(0, len(X), max(1, len(X) // 25)):
+        view = instance_view(name, 1.0, row)
+        path = view["path"]
+        assert path[0] == int(frame.loc[frame["parent"] < 0, "node"].iloc[0])
+        nodes = frame.set_index("node")
+        assert all(nodes.loc[child, "parent"] == parent for parent, child in zip(path, path[1:]))
+        last = frame.set_index("node").loc[path[-1]]
+        counts = np.array([last[f"n({c})"] for c in classes])
+        lower, upper = cdt.intervals(X.iloc[[row]])
+        np.testing.assert_allclose(lower[0], counts / (counts.sum() + 1.0))        # the node reached
+        np.testing.assert_allclose(view["intervals"]["upper"], upper[0])
+        members = np.asarray(cdt.predict_set(X.iloc[[row]]))[0]
+        assert view["set"] == [c for c, m in zip(classes, members) if m]
+        assert view["truth"] == str(y.iloc[row])
+
+
+def test_the_walk_stops_at_an_unseen_value():
+    frame = tree_view("weather", 1.0)
+    root = int(frame.loc[frame["parent"] < 0, "node"].iloc[0])
+    unseen = {c: "never seen" for c in ("outlook", "temperature", "humidity", "windy")}
+    assert path_to(frame, unseen) == [root]
+
+
+def test_reject_view_is_the_mean_of_reject_costs_of_over_the_folds():
+    frame = reject_view("weather", 1.0, 0.01, n_splits=2)
+    assert set(frame["model"]) == set(REJECT_MODELS)               # two classes: the NCC is in
+    assert sorted(frame["d"].unique()) == list(D_GRID)
+    assert frame["cost"].between(0, 1).all()
+    # the CDT's line, recomputed from the core call on the same folds
+    from credal_core.data.counts import labels_as_text
+    from credal_core.experiments.engine import make_splits
+    X, y = load_sample("weather")
+    labels, classes = labels_as_text(y)
+    parts = [reject_costs_of(CredalDecisionTree(s=1.0).fit(X.iloc[s.train], labels[s.train], classes=classes),
+                             X.iloc[s.test], labels[s.test], list(D_GRID))
+             for s in make_splits(labels, protocol="cv", n_splits=2, n_repeats=1, seed=0)]
+    expected = pd.concat(parts).groupby(["d", "classifier"])["cost"].mean()
+    got = frame[frame["model"] == "CDT"].set_index(["d", "classifier"])["cost"]
+    pd.testing.assert_series_equal(got.sort_index(), expected.sort_index(), check_names=False)
+
+
+def test_reject_view_leaves_the_ncc_out_with_three_classes():
+    assert "synthetic_nb" in sample_names()
+    frame = reject_view("synthetic_nb", 1.0, 0.01, n_splits=2)
+    assert "NCC" not in set(frame["model"]) and {"CMA", "CDT"} <= set(frame["model"])

@@ -1,0 +1,71 @@
+"""Real-browser test of the page "Credal model averaging, trees and the reject option": a deep link opens
+the tree at a chosen instance; at 1280×720 and 390×844 the charts render with their titles inside
+their boxes; the d slider moves the URL.
+
+Runs the whole app (``app.py``, page at ``/earlier_credal``) with Playwright driving Debian's chromium.
+Screenshots go to ``CREDAL_SHOT_DIR`` when set (to look at them), and to the README's folder through
+``save_screenshot``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+
+pytestmark = pytest.mark.browser
+sync_api = playwright_or_skip()
+
+# every plotly title's box against its chart's box: the names of those that stick out
+CLIPPED_TITLES = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
+  const box = chart.getBoundingClientRect();
+  return [...chart.querySelectorAll('.gtitle')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+  }).map(t => t.textContent);
+})"""
+
+
+@pytest.fixture(scope="module")
+def page_url():
+    with streamlit_app("streamlit_earlier_credal.log") as url:
+        yield url + "earlier_credal"
+
+
+def _shot(page, name: str) -> None:
+    folder = os.environ.get("CREDAL_SHOT_DIR")
+    if folder:                  # the first screen, then each chart scrolled into view
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        for i, chart in enumerate(page.get_by_test_id("stPlotlyChart").all()):
+            chart.screenshot(path=str(Path(folder) / f"{name}_chart{i}.png"))
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+def test_deep_link_tree_and_reject_option_in_chromium(page_url, width, height):
+    expect = sync_api.expect
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(page_url + "?data=weather&row=2&depth=3&d=0.25", wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Credal model averaging, trees and the reject option")) \
+            .to_be_visible(timeout=60_000)
+        charts = page.get_by_test_id("stPlotlyChart")
+        expect(charts).to_have_count(4, timeout=120_000)
+        expect(page.get_by_text("Instance 2: outlook = overcast")).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("The CDT returns")).to_contain_text("yes")
+        for title in ("CMA: P(feature in the model", "AODE: weight of each SPODE", "Credal decision tree",
+                      "Expected cost per instance"):
+            expect(page.locator(".gtitle").filter(has_text=title)).to_have_count(1, timeout=30_000)
+        page.wait_for_timeout(500)
+        assert page.evaluate(CLIPPED_TITLES) == []
+        _shot(page, f"earlier_credal_{width}x{height}")
+
+        slider = page.get_by_test_id("stSlider").filter(has_text="Rejection cost d").get_by_role("slider")
+        slider.focus()
+        slider.press("ArrowRight")
+        expect(page).to_have_url(re.compile(r"[?&]d=0\.26\b"), timeout=30_000)
+        expect(page.get_by_text("At d = 0.26")).to_be_visible(timeout=60_000)
+        if width == 1280:
+            save_screenshot(page, "earlier_credal", settle_ms=1000)
