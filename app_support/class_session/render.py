@@ -18,20 +18,13 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from app_support.lessons.catalogue import lessons
+from app_support.lessons.figures import narrow_title
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT, Verdict
+from app_support.registry import page as registered
 
-__all__ = ["Hooks", "render_step", "go", "session_seed", "PAGES"]
+__all__ = ["Hooks", "render_step", "go", "session_seed", "KEY"]
 
 KEY = "lsn_"
-PAGES = {
-    "home": ("pages/home.py", "Home"),
-    "profile_likelihood": ("pages/profile_likelihood.py", "Profile likelihood"),
-    "intervals_vs_n": ("pages/intervals_vs_n.py", "Intervals vs N"),
-    "missing_values": ("pages/missing_values.py", "Missing values"),
-    "aode_weights": ("pages/aode_weights.py", "AODE compression weights"),
-    "classifier_selection": ("pages/classifier_selection.py", "Classifier selection"),
-    "determinacy_curves": ("pages/determinacy_curves.py", "Determinacy curves"),
-}
 
 
 @dataclass(frozen=True)
@@ -44,6 +37,8 @@ class Hooks:
         ``link(step)`` → the query parameters of another step (0-based) of the same lesson.
     end : tuple or None
         (label, query parameters) of the button after the last step (None: no button).
+    middle : tuple or None
+        (label, query parameters) of a button between Back and Next (the lesson list).
     max_step : int or None
         The last step that may be opened (0-based); Next stops there.  None: every step.
     locked_note : str
@@ -65,6 +60,7 @@ class Hooks:
 
     link: Callable[[int], dict]
     end: tuple | None = None
+    middle: tuple | None = None
     max_step: int | None = None
     locked_note: str = ""
     on_answer: Callable[[str, object, Verdict], None] | None = None
@@ -119,9 +115,10 @@ def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks, key: st
             st.session_state[key + "exp"] = cached
             hooks.on_experiment(index, cached[1])
         value = cached[1]
-    st.metric(f"Your own experiment: {step.experiment.label}", f"{value:.3f}",
+    st.metric("Your own experiment", f"{value:.3f}",
               help="From your own random sample (this session's seed); classmates get other numbers from "
                    "the same truth.")
+    st.caption(step.experiment.label)
 
 
 def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks) -> None:
@@ -137,11 +134,13 @@ def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks)
             value = st.slider(widget.label, float(widget.lo), float(widget.hi), start,
                               step=float(widget.step), key=key + "w", help=widget.help or None)
         shown = {**params, widget.name: value}
-        page, label = PAGES[step.page]
-        full_page_link(page, label, step.link(shown))
+        target = registered(step.page)
+        full_page_link(target.path, target.title, step.link(shown))
         if step.experiment is not None and hooks.on_experiment is None:
             _experiment(step, index, shown, seed, hooks, key)
-    right.plotly_chart(step.figure(shown), key=key + "fig")
+    # no mode bar: it would cover the chart's title, and a lesson's figure needs no zoom tools
+    figure = narrow_title(step.figure(shown))
+    right.plotly_chart(figure, key=key + "fig", config={"displayModeBar": False})
 
 
 def _show_verdict(verdict: Verdict, shown: bool) -> None:
@@ -162,7 +161,7 @@ def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
     held = hooks.hold_verdict
     closed = held and hooks.revealed
     with st.container(border=True):
-        st.markdown("**Predict first.** " + question.prompt)
+        st.markdown("**Predict first.**\n\n" + question.prompt)
         answer = answer_input(question, key + "answer", disabled=closed)
         check, reveal = st.columns(2)
         if check.button("Check", key=key + "check", type="primary", disabled=closed):
@@ -217,6 +216,9 @@ def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
         st.caption("Answer (or show the answer) to see the figure and explore it.")
     last = len(lesson.steps) - 1 if hooks.max_step is None else min(hooks.max_step, len(lesson.steps) - 1)
     back, note, forward = st.columns([1, 2, 1])
+    if hooks.middle is not None:
+        label, params = hooks.middle
+        note.button(label, key=KEY + "list", on_click=go, args=(params,))
     back.button("← Back", key=KEY + "back", disabled=index == 0, on_click=go, args=(hooks.link(index - 1),))
     if index < last:
         forward.button("Next →", key=KEY + "next", type="primary", on_click=go, args=(hooks.link(index + 1),))
