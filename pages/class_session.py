@@ -15,12 +15,12 @@ import streamlit as st
 
 from app_support.class_session import logic
 from app_support.class_session.figures import answers_figure, pooled_figure, qr_png
-from app_support.class_session.render import Hooks, go, render_step
 from app_support.class_session.service import browser_session, class_store
 from app_support.class_store import ClassExpired, ClassNotFound, NotAStudent, NotTeacher, TooManyJoins
 from app_support.class_store.rules import NICKNAME_MAX
 from app_support.lessons.catalogue import lesson as find_lesson
 from app_support.lessons.catalogue import lessons
+from app_support.lessons.render import Hooks, go, render_step
 from app_support.page import page_setup
 
 KEY = "cls_"

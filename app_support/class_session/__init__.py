@@ -2,7 +2,8 @@
 answered, and pools the class's own experiments.
 
 ``logic`` (class links, seeds, which step a student may see, tallies; no Streamlit), ``figures`` (plain
-plotly builders and the join link's QR code), ``render`` (one lesson step on the page, with a class's
-hooks), ``service`` (the process's one :class:`~app_support.class_store.ClassStore`).  The page is
+plotly builders and the join link's QR code), ``service`` (the process's one
+:class:`~app_support.class_store.ClassStore`).  A step is drawn by ``app_support.lessons.render`` with a
+class's hooks, as the Lessons page draws it.  The page is
 ``pages/class_session.py`` (``/class``); the storage is ``app_support.class_store``.
 """
