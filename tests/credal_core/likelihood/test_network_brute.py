@@ -94,7 +94,7 @@ class Problem:
         return sum(xlogy(d, t).sum() for d, t in zip(self.d, self.split(x))) - self.top
 
     def log_g(self, x):
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):      # 0 * log 0 cells are dropped
             return sum((q * np.log(t))[q != 0].sum() for q, t in zip(self.q, self.split(x)))
 
     def optimise(self, gamma, rng, starts=6):
