@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+from pathlib import Path
 
 import pytest
 from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
@@ -63,3 +65,42 @@ def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
         assert len(rows) == 3 * 3
         assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
         save_screenshot(page, "compare", settle_ms=1000)
+
+
+# every plotly title's box against its chart's box: the texts of those that stick out (issue 24 item 3)
+CLIPPED_TITLES = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
+  const box = chart.getBoundingClientRect();
+  return [...chart.querySelectorAll('.gtitle')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+  }).map(t => t.textContent);
+})"""
+
+
+def _shots(page, name: str) -> None:
+    """The first screen and each chart, to CREDAL_SHOT_DIR when set (to look at them)."""
+    folder = os.environ.get("CREDAL_SHOT_DIR")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        for i, chart in enumerate(page.get_by_test_id("stPlotlyChart").all()):
+            chart.screenshot(path=str(Path(folder) / f"{name}_chart{i}.png"))
+        for i, table in enumerate(page.get_by_test_id("stDataFrame").all()):
+            table.screenshot(path=str(Path(folder) / f"{name}_table{i}.png"))
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+def test_titles_inside_their_charts_and_wide_tables_announce_their_scroll(base_url, width, height):
+    expect = sync_api.expect
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(base_url + "compare?samples=weather,balloons&folds=2&repeats=1&clf=NBC,NCC,CMA,CDT"
+                  "&bayes=1&fig001=1", wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Compare on your data")).to_be_visible(timeout=60_000)
+        # two per data set's tab (one tab shown), the CD diagram, the simplex, Figs. 5, 6 and 7 (u65, u80)
+        expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2 + 2 + 1 + 1 + 4, timeout=240_000)
+        expect(page.get_by_text("the table scrolls sideways").first).to_be_visible()
+        expect(page.get_by_text("significant, better and note at the right")).to_have_count(1)
+        expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=120_000)
+        page.wait_for_timeout(1000)
+        assert page.evaluate(CLIPPED_TITLES) == []
+        _shots(page, f"compare_{width}x{height}")

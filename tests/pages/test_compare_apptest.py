@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -187,3 +188,68 @@ def test_one_data_set_explains_the_cross_data_set_tests_and_a_run_cut_short_can_
     assert not at.dataframe
     next(b for b in at.button if b.label == "Run the comparison").click().run()
     assert not at.exception and not at.warning and at.dataframe
+
+
+# ---------------------------------------------------------------- issues 26 and 28: new classifiers, sections
+def test_cma_and_cdt_are_compared_by_default_and_the_optional_classifiers_offered():
+    at = run_page({"samples": "weather", "clf": ""})             # no clf: the default classifiers
+    chosen = at.multiselect(key="cmp_clf")
+    assert {"CMA", "CDT"} <= set(chosen.value)
+    assert not {"conformal-NBC", "LTANC_α=0.75"} & set(chosen.value)
+    assert {"conformal-NBC", "Mondrian-NBC", "conformal-AODE", "Mondrian-AODE", "LTANC_α=0.75",
+            "BMA (naive subsets)", "Tree (upper entropy)"} <= set(chosen.options)
+    table = at.dataframe[0].value
+    assert {"CMA", "CDT"} <= set(table["classifier"])
+    assert {"Coverage", "Mean set size", "Empty sets"} <= set(table.columns)
+    assert any("columns: the table scrolls sideways" in c.value for c in at.caption)
+
+
+def test_conformal_sets_at_matched_determinacy_with_coverage_and_empty_sets():
+    at = run_page({"samples": "weather", "clf": "NCC,conformal-NBC,Mondrian-NBC", "match": "ncc"})
+    assert not at.error
+    table = at.dataframe[0].value.set_index("classifier")
+    assert list(table.index) == ["NCC", "conformal-NBC", "Mondrian-NBC"]
+    assert all(table[c].str.match(r"^\d").all() for c in ("Coverage", "Mean set size", "Empty sets"))
+    assert at.selectbox(key="cmp_match").value == "ncc"
+    assert at.query_params["match"] == "ncc"
+
+
+def test_the_optional_sections_render_from_a_deep_link():
+    at = run_page({"samples": "weather,balloons,monks1", "clf": "NBC,NCC,CMA,CDT,COMP-AODE*",
+                   "bayes": "1", "rope": "0.02", "sets": "1", "fig001": "1", "reject": "1", "d": "0.3"})
+    ids = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert {"cmp_simplex", "cmp_fig5", "cmp_fig6", "cmp_fig7_u65", "cmp_fig7_u80"} <= set(ids)
+    assert sum("-cmp_coverage_" in c.proto.id for c in at.get("plotly_chart")) == 3
+    bayesian = [df.value for df in at.dataframe if "p_rope" in df.value.columns]
+    signed, correlated = bayesian                          # across data sets, then per data set
+    assert {"p_left", "p_rope", "p_right", "decision"} <= set(signed.columns) and len(signed) == 10
+    assert np.allclose(signed[["p_left", "p_rope", "p_right"]].sum(axis=1), 1, atol=2e-3)
+    assert set(correlated["dataset"]) == {"weather (sample)", "balloons (sample)", "monks1 (sample)"}
+    assert at.number_input(key="cmp_rope").value == 0.02
+    (reject,) = [df.value for df in at.dataframe if "cost, credal" in df.value.columns]
+    assert set(reject["classifier"]) == {"NCC", "CMA", "CDT", "COMP-AODE*"}       # all two-class data
+    assert reject[["cost, precise", "cost, credal"]].stack().between(0, 1).all()
+    assert any("coverage guarantee" in m.value and "robust to the prior" in m.value for m in at.markdown)
+    at.toggle(key="cmp_bayes").set_value(False).run()
+    assert not at.exception and at.query_params["bayes"] == "0"
+
+
+def test_a_many_valued_integer_column_is_named_and_can_be_discretised():
+    rows = "\n".join(f"{120 + (i * 7) % 61},{'ab'[i % 2]},{'p' if (i * 7) % 61 > 30 else 'q'}"
+                     for i in range(80))
+    at = run_page({"samples": ""})
+    data = ("chol,sex,class\n" + rows).encode()
+    at.get("file_uploader")[0].set_value(("heart.csv", data, "text/csv")).run()
+    assert not at.exception
+    numeric = next(m for m in at.multiselect if m.label.startswith("Numeric columns to discretise"))
+    assert numeric.value == ["chol"]                 # proposed for discretising: no warning
+    assert not [w for w in at.warning if "chol" in w.value]
+    numeric.set_value([]).run()                      # taken as categories: the warning names it
+    warning = [w.value for w in at.warning if "chol" in w.value]
+    assert warning and "61 distinct whole numbers" in warning[0] and "discretise it" in warning[0]
+    key = numeric.key
+    assert "chol" not in at.session_state[key]
+    next(b for b in at.button if b.label == "Discretise chol").click().run()
+    assert not at.exception
+    assert "chol" in at.session_state[key]
+    assert not [w for w in at.warning if "chol" in w.value]
