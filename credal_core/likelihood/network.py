@@ -92,11 +92,14 @@ class PathItems:
             cxa = np.where(moving, self.d + self.qe, 0.0)
             cX = np.where(own, self.D, 0.0)
             cXa = np.where(own, self.D + self.qe, 0.0)
+            D1 = np.where(own, self.D, 1.0)     # row totals only where a cell has its own row term
             with np.errstate(divide="ignore"):        # coefficient 0 wherever the count is 0
-                const = (np.einsum("ij,ij->i", cx, np.maximum(np.log(self.d), -1e300))
-                         - np.einsum("ij,ij->i", cX, np.maximum(np.log(self.D), -1e300)))
-            # the row totals' arguments only where a cell has its own row term (else log 1 = 0)
-            self._coef = (cx, cxa, cX, cXa, const, np.where(own, self.D, 1.0), np.where(own, self.qe, 0.0))
+                lx, lX = np.maximum(np.log(self.d), -1e300), np.maximum(np.log(D1), -1e300)
+            const = np.einsum("ij,ij->i", cx, lx) - np.einsum("ij,ij->i", cX, lX)
+            # log lik_pair at α = 0 from the same logs: B(0) = 0 (the maximum), A(0) = B(0) + log g(0)
+            self._at_zero = (np.einsum("ij,ij->i", cxa, lx) - np.einsum("ij,ij->i", cXa, lX) - const,
+                             np.zeros(len(self)))
+            self._coef = (cx, cxa, cX, cXa, const, D1, np.where(own, self.qe, 0.0))
             # the arrays log_lik_pair reads, stacked so that a subset of items is one gather
             self._stack = np.stack([cx, cxa, cX, cXa, self.d, self.qe, self._coef[5], self._coef[6]], axis=1)
         return self._coef
@@ -107,6 +110,8 @@ class PathItems:
         A zero cell's log is clipped at -1e300 so that a zero coefficient gives 0 (``0 log 0 = 0``)
         and a positive one a value that ``exp`` maps to 0."""
         const = self._ab_coefficients()[4]
+        if idx is None and np.ndim(alpha) == 1 and not np.any(alpha):
+            return self._at_zero[0].copy(), self._at_zero[1].copy()
         stack = self._stack
         if idx is not None:
             stack, const = stack[idx], const[idx]
