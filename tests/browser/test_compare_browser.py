@@ -82,10 +82,10 @@ def _shots(page, name: str) -> None:
     folder = os.environ.get("CREDAL_SHOT_DIR")
     if folder:
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
-        for i, chart in enumerate(page.get_by_test_id("stPlotlyChart").all()):
-            chart.screenshot(path=str(Path(folder) / f"{name}_chart{i}.png"))
-        for i, table in enumerate(page.get_by_test_id("stDataFrame").all()):
-            table.screenshot(path=str(Path(folder) / f"{name}_table{i}.png"))
+        shown = [e for kind in ("stPlotlyChart", "stDataFrame") for e in page.get_by_test_id(kind).all()
+                 if e.is_visible()]                         # the other tabs' charts are hidden
+        for i, element in enumerate(shown):
+            element.screenshot(path=str(Path(folder) / f"{name}_{i}.png"))
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
