@@ -289,9 +289,12 @@ def across_section() -> None:
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
                "classifiers.")
     st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
-    st.caption(f"↔ {result.pairs.shape[1]} columns (significant, better and note at the right): the table "
-               "scrolls sideways.")
-    st.dataframe(result.pairs, hide_index=True, key="cmp_wilcoxon")
+    first = [c for c in ("classifier_a", "classifier_b", "p_value", "significant", "better", "note")
+             if c in result.pairs.columns]                 # the verdict first: nothing hidden at the right
+    st.caption(f"↔ {result.pairs.shape[1]} columns (the verdict first; the test's counts and statistic at "
+               "the right): the table scrolls sideways.")
+    st.dataframe(result.pairs[first + [c for c in result.pairs.columns if c not in first]], hide_index=True,
+                 key="cmp_wilcoxon", column_config={"note": st.column_config.TextColumn(width="large")})
     c1, c2 = st.columns(2)
     c1.download_button("Scores per data set (CSV)", view["scores_csv"], "scores.csv", "text/csv",
                        key="cmp_dl_scores")

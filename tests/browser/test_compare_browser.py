@@ -99,7 +99,7 @@ def test_titles_inside_their_charts_and_wide_tables_announce_their_scroll(base_u
         # two per data set's tab (one tab shown), the CD diagram, the simplex, Figs. 5, 6 and 7 (u65, u80)
         expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2 + 2 + 1 + 1 + 4, timeout=240_000)
         expect(page.get_by_text("the table scrolls sideways").first).to_be_visible()
-        expect(page.get_by_text("significant, better and note at the right")).to_have_count(1)
+        expect(page.get_by_text("the verdict first")).to_have_count(1)
         expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=120_000)
         page.wait_for_timeout(1000)
         assert page.evaluate(CLIPPED_TITLES) == []
