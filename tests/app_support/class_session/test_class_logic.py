@@ -135,7 +135,9 @@ def test_lessons_one_to_three_each_pool_a_per_student_experiment(number):
     assert steps, f"lesson {number} ({lesson.id}) has no step with an Experiment"
     step = steps[0]
     params = step.question.generate(1).params
-    seeds = [logic.student_seed(rules.new_key()) for _ in range(12)]
+    # fixed keys (a deterministic test); 40 students: lesson 2's result is 0 or 1 (vacuous or not, about 1
+    # in 4 vacuous), so a handful of students could all get the same number by chance
+    seeds = [logic.student_seed(f"student-{i:03d}-" + "k" * 20) for i in range(40)]
     values = [step.experiment.run(params, seed) for seed in seeds]
     assert all(isinstance(v, float) for v in values)
     assert len(set(values)) > 1, "classmates get other numbers from the same truth"
