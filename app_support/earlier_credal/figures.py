@@ -35,10 +35,11 @@ def inclusion_figure(frame: pd.DataFrame) -> go.Figure:
                     hovertemplate="%{y}: %{x:.3f}<extra>BMA</extra>")
     fig.update_layout(title="CMA: P(feature in the model | data)<br><sup>interval over the priors; BMA's "
                             "value at t = 1/2</sup>",
-                      xaxis=dict(title="posterior probability of inclusion", range=[0, 1]),
+                      xaxis=dict(range=[0, 1]),
                       yaxis=dict(autorange="reversed"), template="plotly_white",
-                      height=max(300, 90 + 34 * len(frame)), legend=dict(orientation="h", y=-0.25),
-                      margin=dict(l=10, r=10, t=70, b=60))
+                      height=max(330, 120 + 34 * len(frame)), legend=dict(orientation="h", y=-0.22,
+                                                                          yanchor="top"),
+                      margin=dict(l=10, r=10, t=70, b=90))
     return fig
 
 
@@ -51,10 +52,11 @@ def spode_weights_figure(table: pd.DataFrame) -> go.Figure:
         fig.add_bar(y=table["super_parent"], x=table[column], orientation="h", name=name, marker_color=colour,
                     hovertemplate="%{y}: %{x:.3f}<extra>" + name + "</extra>")
     fig.update_layout(title="AODE: weight of each SPODE<br><sup>super-parent feature; BMA vs compression"
-                            "</sup>", barmode="group", xaxis=dict(title="weight", range=[0, 1]),
+                            "</sup>", barmode="group", xaxis=dict(range=[0, 1]),
                       yaxis=dict(autorange="reversed"), template="plotly_white",
-                      height=max(300, 90 + 34 * len(table)), legend=dict(orientation="h", y=-0.25),
-                      margin=dict(l=10, r=10, t=70, b=60))
+                      height=max(330, 120 + 34 * len(table)), legend=dict(orientation="h", y=-0.22,
+                                                                          yanchor="top"),
+                      margin=dict(l=10, r=10, t=70, b=90))
     return fig
 
 
@@ -157,9 +159,9 @@ def reject_figure(frame: pd.DataFrame, d: float) -> go.Figure:
     """Expected cost per instance against d (``frame``: ``reject_view``'s), one colour per credal model,
     solid for the credal classifier and dashed for its precise counterpart; the chosen d marked."""
     kind = {"credal": "credal", "precise": "precise counterpart"}
-    fig = reject_cost_figure(frame.assign(classifier=frame["model"],
-                                          dataset=frame["classifier"].map(kind)).sort_values(
-                                 "classifier", key=lambda c: c != "credal", kind="stable"),
+    ordered = frame.sort_values("classifier", key=lambda c: c != "credal", kind="stable")   # credal: solid
+    fig = reject_cost_figure(ordered.assign(classifier=ordered["model"],
+                                            dataset=ordered["classifier"].map(kind)),
                              title="Expected cost per instance vs the cost d<br><sup>0 right, 1 wrong, d "
                                    "rejected; mean over the folds</sup>")
     fig.add_vline(x=float(d), line=dict(color="#444444", dash="dot"))
