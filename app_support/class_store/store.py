@@ -25,6 +25,10 @@ JOIN_WINDOW_S = 60.0      # ... per this many seconds
 DAY_S = 86_400.0
 
 
+EXPIRED_GRACE_S = 86_400
+"""How long an expired class still answers "expired" (then: no such class) before a join purges it."""
+
+
 class ClassNotFound(LookupError):
     """No class has this code (mistyped, or deleted, or expired and purged)."""
 
@@ -83,6 +87,7 @@ class ClassStore:
         self.clock = clock
         self.engine = database.make_engine(self.url)
         self.schema_version = database.create_schema(self.engine)
+        self.purge_expired()            # a server (re)start clears what expired while it was down
 
     @property
     def backend(self) -> str:
@@ -214,12 +219,15 @@ class ClassStore:
             for table in database.CLASS_TABLES:          # fixed names, never user input
                 conn.execute(_q(f"DELETE FROM {table} WHERE code = :code"), {"code": code})
 
-    def purge_expired(self) -> int:
-        """Delete every expired class with all its rows, and join attempts older than the window."""
-        now = self.clock()
+    def purge_expired(self, grace: float = 0.0) -> int:
+        """Delete every class expired more than ``grace`` seconds ago with all its rows, and join
+        attempts older than the window; the number of classes deleted.  Run when a store starts, when a
+        class is created and (with a day's grace, so that a late student still reads "expired") when
+        someone joins: expired answers do not wait for the next class."""
+        now = self.clock() - grace
         with self.engine.begin() as conn:
             conn.execute(_q("DELETE FROM join_attempts WHERE attempted_at < :old"),
-                         {"old": now - JOIN_WINDOW_S})
+                         {"old": self.clock() - JOIN_WINDOW_S})
             for table in database.CLASS_TABLES[:-1]:      # fixed names, never user input
                 conn.execute(_q(f"DELETE FROM {table} WHERE code IN "
                                 "(SELECT code FROM classes WHERE expires_at <= :now)"), {"now": now})
@@ -232,6 +240,7 @@ class ClassStore:
         :class:`TooManyJoins`."""
         session = rules.check_name(session, "a session id")
         nickname = rules.check_nickname(nickname)
+        self.purge_expired(grace=EXPIRED_GRACE_S)
         now = self.clock()
         with self.engine.begin() as conn:        # counted in a transaction of its own: a wrong code counts
             conn.execute(_q("INSERT INTO join_attempts (session, attempted_at) VALUES (:session, :now)"),

@@ -163,7 +163,9 @@ def _one(text: str, extra: list[str]) -> ClassifierSpec:
 
 # The page's sliders as options of the command line: the classifiers each one sets (unless the
 # classifier's own text gives the parameter).
-OVERRIDABLE = {"s": ("nbc", "ncc", "ncc-eps"), "epsilon": ("ncc-eps",), "alpha": ("lncc",)}
+# The options the Compare page sets on every classifier that has them (app_support/compare/model.py).
+OVERRIDABLE = {"s": ("nbc", "ncc", "ncc-eps", "cma", "bma-naive", "cdt", "tree"), "epsilon": ("ncc-eps",),
+               "alpha": ("lncc", "ltanc")}
 
 
 def parse_classifiers(items, overrides: dict | None = None) -> list[ClassifierSpec]:

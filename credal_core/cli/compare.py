@@ -52,9 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "bma-aode, comp-aode, bma-aode*, comp-aode*, selector, conformal-nbc, ... "
                            "(default: the Compare page's twelve)")
     what.add_argument("--list-classifiers", action="store_true", help="list the aliases and exit")
-    what.add_argument("--s", type=float, default=None, help="IDM strength s of nbc, ncc, ncc-eps (default 1)")
+    what.add_argument("--s", type=float, default=None,
+                      help="IDM strength s of nbc, ncc, ncc-eps, cma, bma-naive, cdt, tree (default 1)")
     what.add_argument("--epsilon", type=float, default=None, help="ε of ncc-eps (default 0.05)")
-    what.add_argument("--alpha", type=float, default=None, help="α of lncc (default 0.75)")
+    what.add_argument("--alpha", type=float, default=None, help="α of lncc and ltanc (default 0.75)")
     data = parser.add_argument_group("data")
     data.add_argument("--class-column", default=None,
                       help="the class column of every file (default: a column named class/target/label/…, "
@@ -210,6 +211,8 @@ def run(parser: argparse.ArgumentParser, args) -> int:
         specs = parse_classifiers(args.classifiers or list(DEFAULT_ALIASES), overrides)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.non_mar and not any(spec.estimator == "NCC" for spec in specs):
+        parser.error("--non-mar is used by the NCCs only (ncc, ncc-eps); none is chosen")
     names = [Path(f).stem if Path(f).suffix else f for f in args.files]
     if len(set(names)) < len(names):
         names = list(args.files)                    # same stem twice: name the data sets by their paths

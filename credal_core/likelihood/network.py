@@ -60,6 +60,22 @@ def _all_rows(idx, n: int) -> bool:
     return idx.size == n and (n == 0 or (idx[0] == 0 and bool(np.all(np.diff(idx) == 1))))
 
 
+def _finite_bracket(fun, lo, hi):
+    """Replace infinite ends by points where the increasing ``fun`` has the right sign."""
+    for end, sign in ((lo, -1.0), (hi, 1.0)):
+        bad = np.flatnonzero(~np.isfinite(end))
+        other = hi if sign < 0 else lo
+        step = np.ones(bad.size)
+        while bad.size:
+            base = np.where(np.isfinite(other[bad]), other[bad], 0.0)
+            x = base + sign * step
+            val = fun(x, bad)
+            ok = (val * sign >= 0) | (step > 1e300)
+            end[bad[ok]] = x[ok]
+            bad, step = bad[~ok], step[~ok] * 4.0
+    return lo, hi
+
+
 class PathItems:
     r"""Many Theorem 1 paths at once: cells ``d, q, D, w`` of shape (K, E) (see the module docstring).
 
@@ -216,7 +232,7 @@ class PathItems:
         base = np.zeros(target.size) if base is None else np.asarray(base, float)
         lo = self.alpha_lo[idx] - base
         hi = self.alpha_hi[idx] - base
-        lo, hi = self._finite_bracket(
+        lo, hi = _finite_bracket(
             lambda al, ii: self.log_g(al, idx[ii], base=base[ii]) - target[ii], lo, hi)
 
         def fun(x, ii):
@@ -224,23 +240,6 @@ class PathItems:
             return v - target[ii], dv, scale + np.abs(target[ii])
 
         return increasing_root(fun, lo, hi, x0=x0)
-
-    @staticmethod
-    def _finite_bracket(fun, lo, hi):
-        """Replace infinite ends by points where the increasing ``fun`` has the right sign."""
-        for end, sign in ((lo, -1.0), (hi, 1.0)):
-            bad = np.flatnonzero(~np.isfinite(end))
-            other = hi if sign < 0 else lo
-            step = np.ones(bad.size)
-            while bad.size:
-                base = np.where(np.isfinite(other[bad]), other[bad], 0.0)
-                x = base + sign * step
-                val = fun(x, bad)
-                ok = (val * sign >= 0) | (step > 1e300)
-                end[bad[ok]] = x[ok]
-                bad, step = bad[~ok], step[~ok] * 4.0
-        return lo, hi
-
 
 class NetworkProfile:
     r"""The profile likelihood :math:`\mathrm{lik}_g` of one product-form function (003 Theorem 1).
@@ -407,7 +406,7 @@ class NetworkProfile:
             return sign * (self._items.log_lik(x, idx[ii]) - log_b), sign * (-x * dlg), abs(log_b) + 1.0
 
         lo, hi = (np.array([a_lo]), np.zeros(1)) if side == "lo" else (np.zeros(1), np.array([a_hi]))
-        lo, hi = self._items._finite_bracket(lambda x, ii: fun(x, ii)[0], lo, hi)
+        lo, hi = _finite_bracket(lambda x, ii: fun(x, ii)[0], lo, hi)
         root = increasing_root(fun, lo, hi)
         return float(np.exp(self._items.log_g(root, idx)[0]))
 

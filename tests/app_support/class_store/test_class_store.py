@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from app_support.class_store import ClassExpired, ClassNotFound, ClassStore
 from app_support.class_store.rules import ALPHABET, CODE_LENGTH
+from app_support.class_store.store import EXPIRED_GRACE_S
 
 SESSIONS = iter(f"session-{i}" for i in range(10_000))
 
@@ -174,6 +175,36 @@ def test_expiry_after_the_configured_days_then_purged(db_url, clock):
             store.state(code)
     finally:
         store.close()
+
+
+def test_expired_answers_do_not_wait_for_the_next_class(db_url, clock):
+    # review: an expired class's answers stayed until a teacher created another class
+    store = ClassStore(db_url, clock=clock, days=1)
+    try:
+        code, _ = store.create_class("lesson-1")
+        store.submit_answer(code, join(store, code), "q1", "A")
+        clock.now += 86_400 + 1
+        with pytest.raises(ClassNotFound):
+            join(store, "ZZZZZZZZ")                            # someone joins (another code)
+        with pytest.raises(ClassExpired):                     # within the grace: still says "expired"
+            store.state(code)
+        assert rows(store, "answers", code) == 1
+        clock.now += EXPIRED_GRACE_S
+        with pytest.raises(ClassNotFound):
+            join(store, "ZZZZZZZZ")
+        assert rows(store, "answers", code) == 0 and rows(store, "students", code) == 0
+        with pytest.raises(ClassNotFound):
+            store.state(code)
+        code, _ = store.create_class("lesson-1")
+    finally:
+        store.close()
+    clock.now += 86_400
+    restarted = ClassStore(db_url, clock=clock, days=1)      # a server start purges what expired
+    try:
+        with pytest.raises(ClassNotFound):
+            restarted.state(code)
+    finally:
+        restarted.close()
 
 
 def test_two_stores_share_one_database_and_the_schema_is_versioned(db_url, clock):

@@ -56,6 +56,15 @@ def test_overrides_set_the_pages_sliders_unless_the_classifier_gives_its_own():
     assert [s.params for s in specs] == [{"s": 2.0}, {"s": 3.0}, {"s": 2.0, "epsilon": 0.2}, {"alpha": 0.5}]
 
 
+def test_overrides_reach_every_classifier_the_page_sets_them_on():
+    # The Compare page sets s on the NBC, NCCs, CMA, BMA-naive and both trees, α on the LNCC and LTANC
+    # (review: --s 2 once left CMA at s = 1 with no error)
+    specs = parse_classifiers("cma,bma-naive,cdt,tree,ltanc", {"s": 2.0, "alpha": 0.3})
+    assert [s.params for s in specs] == [{"s": 2.0}] * 4 + [{"alpha": 0.3}]
+    with pytest.raises(ValueError, match="--s would be ignored"):
+        parse_classifiers("lncc,aode", {"s": 2.0})
+
+
 @pytest.mark.parametrize("text, overrides, message", [
     ("ncc-epsilon", {}, "unknown classifier 'ncc-epsilon'"),
     ("lncc:beta=1", {}, "has no parameter 'beta'; it takes: alpha"),

@@ -78,6 +78,8 @@ def test_no_usable_file_is_exit_status_one(capsys, tmp_path):
     (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:9", "weather"], "--jobs is ignored"),
     (["--epsilon", "0.2", "--classifiers", "nbc", "--", "weather"], "--epsilon would be ignored"),
     (["--rope", "0.02", "weather"], "--rope is used by --tests only"),
+    (["--missing", "conservative", "--non-mar", "windy", "--classifiers", "nbc,cma", "--", "weather"],
+     "--non-mar is used by the NCCs only"),
     (["--alphas", "0.3", "weather"], "unrecognized arguments: --alphas"),
     (["--classifiers", "NCC,LNCC,ncc-eps:x", "--", "weather"], "epsilon must be a number"),
     (["--out", "/nonexistent/dir/x.csv", "weather"], "cannot write into"),

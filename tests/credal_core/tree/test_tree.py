@@ -109,8 +109,8 @@ def test_dominance_rule_is_the_plugins_boundary_included():
     assert one.tree_.n_nodes == 1                      # upper-entropy gain of splitting two rows < 0
     assert one.predict_set(pd.DataFrame({"a": ["x"]})).tolist() == [[True, True]]
     pure = CredalDecisionTree().fit(pd.DataFrame({"a": ["x", "x", "y", "y"]}), [0, 1, 1, 1])
-    counts = pure.tree_.counts[0]                      # (1, 3): 3 >= 1 + 1, class 0 dominated
-    assert pure.predict_set(pd.DataFrame({"a": ["y"]})).tolist() == [[counts[0] + 1 > counts[1], True]]
+    assert pure.tree_.counts[0].tolist() == [1, 3]      # the root: one row of class 0, three of class 1
+    assert pure.predict_set(pd.DataFrame({"a": ["y"]})).tolist() == [[False, True]]   # 3 >= 1 + s
 
 
 def test_sets_predict_missing_and_empty_branches():
