@@ -70,11 +70,11 @@ def _is_leaf(value) -> bool:
 
 def node_label(row, classes: list[str], folded: bool) -> str:
     """A node's text: its split (or, for a leaf, the IDM interval of each class) and its counts."""
-    counts = ", ".join(f"{c} {getattr(row, 'counts')[i]:g}" for i, c in enumerate(classes))
+    counts = " · ".join(f"{n:g}" for n in row.counts)       # in the order of ``classes`` (the title's)
     if not _is_leaf(row.split):
-        return f"<b>{row.split}</b>{' …' if folded else ''}<br>n: {counts}"
-    intervals = "<br>".join(f"{c}: [{lo:.2f}, {hi:.2f}]" for c, lo, hi in zip(classes, row.lower, row.upper))
-    return f"leaf · n: {counts}<br>{intervals}"
+        return f"<b>{row.split}</b>{' …' if folded else ''}<br>n = {counts}"
+    intervals = "<br>".join(f"{c} [{lo:.2f}, {hi:.2f}]" for c, lo, hi in zip(classes, row.lower, row.upper))
+    return f"leaf, n = {counts}<br>{intervals}"
 
 
 def tree_layout(frame: pd.DataFrame, max_depth: int, path=()) -> pd.DataFrame:
@@ -129,8 +129,8 @@ def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str 
                         line=dict(color=PATH_COLOUR if on_path else "#bbbbbb", width=3 if on_path else 1))
     for row in rows[rows["parent"] >= 0].itertuples(index=False):
         x1, y1 = where[int(row.node)]
-        fig.add_annotation(x=x1 - (1 - ELBOW) / 2, y=y1, text=str(row.value).split(" = ", 1)[-1],
-                           showarrow=False, yshift=9, font=dict(size=11, color="#444444"))
+        fig.add_annotation(x=x1, y=y1, text=str(row.value).split(" = ", 1)[-1], xanchor="right",
+                           showarrow=False, xshift=-9, yshift=9, font=dict(size=11, color="#444444"))
     for kind, colour, mask in (("split", NODE_COLOUR, ~rows["split"].map(_is_leaf) & ~rows["folded"]),
                                ("folded split", FOLDED_COLOUR, rows["folded"]),
                                ("leaf", LEAF_COLOUR, rows["split"].map(_is_leaf))):
@@ -145,7 +145,8 @@ def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str 
                         hoverinfo="text")
     n_leaves = int(rows["y"].max()) + 1 if len(rows) else 1
     depth = int(rows["x"].max()) if len(rows) else 0
-    fig.update_layout(title=title or "Credal decision tree<br><sup>splits with class counts; leaves with IDM "
+    order = " · ".join(classes)
+    fig.update_layout(title=title or f"Credal decision tree<br><sup>counts n = {order}; leaves with IDM "
                                      "intervals; the instance's path in orange</sup>",
                       xaxis=dict(visible=False, range=[-0.2, depth + 1.1]),
                       yaxis=dict(visible=False, autorange="reversed"), template="plotly_white",

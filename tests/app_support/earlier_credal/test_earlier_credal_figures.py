@@ -59,7 +59,9 @@ def test_tree_layout_places_parents_between_children_and_folds_deeper_nodes():
 def test_tree_figure_labels_leaves_with_their_intervals_and_draws_the_path():
     fig = tree_figure(small_tree(), max_depth=3, path=[0, 2, 3])
     texts = [t for trace in fig.data if trace.text is not None for t in trace.text]
-    assert any("u: [0.75, 1.00]" in t and "v: [0.00, 0.25]" in t for t in texts)
+    assert any(t.startswith("leaf, n = 3 · 0") and "u [0.75, 1.00]" in t and "v [0.00, 0.25]" in t
+               for t in texts)
+    assert "n = u · v" in fig.layout.title.text
     assert any(t.startswith("<b>b</b>") for t in texts)
     path_line = [t for t in fig.data if t.mode == "lines" and t.line.width == 3]
     assert len(path_line) == 1 and sum(x is None for x in path_line[0].x) == 2        # two edges
