@@ -1,11 +1,13 @@
 """Figure helpers shared by the pages' figure builders (each page's own are in ``app_support/<page>/``):
-figures declared as plain dicts, plotly's typed arrays, a figure shared by every session.  Never
-imports streamlit, does no credal mathematics."""
+figures declared as plain dicts, plotly's typed arrays, a figure shared by every session, and what every
+chart is shown with (:data:`PLOTLY_CONFIG`, :func:`for_screen`; ``app_support.page.show_chart`` applies
+both).  Never imports streamlit, does no credal mathematics."""
 
 from __future__ import annotations
 
 import base64
 import functools
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -70,3 +72,79 @@ def shared_figure(fig: go.Figure) -> go.Figure:
     spec = fig.to_dict()
     fig.to_dict = lambda: spec
     return fig
+
+
+# every chart's plotly config (through app_support.page.show_chart): the mode bar only while a mouse hovers
+# (the app's style sheet hides it on touch screens and narrow windows, where it covered titles and
+# legends), no plotly logo, no lasso / box select (nothing on the pages reads a selection)
+PLOTLY_CONFIG = {"displayModeBar": "hover", "displaylogo": False, "responsive": True,
+                 "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
+TITLE_WIDTH = 44             # characters per title line: a phone's 390 px at plotly's title font
+LINE_PX = 22                 # height of one more title line
+PRESENT_HEIGHT = 440         # a chart's height in presentation mode: beside its widget within 720 px
+PRESENT_FONT = 15            # and its base font (plotly's default is 12)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:
+    """``text`` broken with ``<br>`` at spaces into lines of at most ``width`` visible characters (markup
+    such as ``<b>`` is not counted and never split); a text that already has a ``<br>`` is kept."""
+    if "<br>" in text or len(_TAG.sub("", text)) <= width:
+        return text
+    # split at spaces outside tags
+    words, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "<") - (char == ">")
+        if char == " " and depth == 0:
+            words.append(current)
+            current = ""
+        else:
+            current += char
+    words.append(current)
+    lines, line = [], ""
+    for word in words:
+        candidate = f"{line} {word}" if line else word
+        if line and len(_TAG.sub("", candidate)) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    lines.append(line)
+    return "<br>".join(lines)
+
+
+def _as_declared(spec: dict) -> DeclaredFigure:
+    figure = DeclaredFigure.__new__(DeclaredFigure)
+    figure._declared = spec
+    return figure
+
+
+def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_WIDTH) -> go.Figure:
+    """``figure`` as every page shows it: a long title wrapped (:func:`wrap_title`) with the top margin
+    grown by its extra lines and allowed to grow more (``automargin``); in presentation mode a larger
+    font and a height of at most :data:`PRESENT_HEIGHT`.  A new figure (sharing the traces) when anything
+    changes, else ``figure`` itself; the given one is never modified (it may be shared)."""
+    spec = figure.to_dict()
+    layout = dict(spec.get("layout") or {})
+    title = layout.get("title")
+    title = {"text": title} if isinstance(title, str) else dict(title or {})
+    text = title.get("text") or ""
+    wrapped = wrap_title(text, width) if text else text
+    if wrapped == text and not present:
+        return figure
+    if wrapped != text:
+        extra = wrapped.count("<br>") - text.count("<br>")
+        margin = dict(layout.get("margin") or {})
+        margin["t"] = int(margin.get("t", 80)) + LINE_PX * extra
+        layout["margin"] = margin
+        if layout.get("height"):
+            layout["height"] = int(layout["height"]) + LINE_PX * extra
+        # hung from the container's top (centred in the margin, its first line went above the chart); plotly
+        # lifts a title's first line by about a line per extra line even so: the pad gives that back
+        title.update(text=wrapped, automargin=True, yref="container", y=1, yanchor="top",
+                     pad={"t": 8 + LINE_PX * extra})
+        layout["title"] = title
+    if present:
+        layout["height"] = min(int(layout.get("height") or 450), PRESENT_HEIGHT)
+        layout["font"] = {**(layout.get("font") or {}), "size": PRESENT_FONT}
+    return _as_declared({**spec, "layout": layout})

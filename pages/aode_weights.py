@@ -20,7 +20,7 @@ from app_support.aode_weights.model import (
 )
 from app_support.data import sample_names
 from app_support.long_runs import interrupted, long_run
-from app_support.page import page_setup, sync, write_url
+from app_support.page import page_setup, show_chart, sync, write_url
 from app_support.url_state import UrlState
 
 DATA_LABELS = {"synthetic_nb": "synthetic_nb (300 rows, 8 features, 3 classes)",
@@ -94,12 +94,12 @@ def models_and_instance() -> None:
     table, k = view["table"], len(view["table"])
 
     st.header("1. One weight per SPODE")
-    st.plotly_chart(view["weights"], key="weights_chart", width="stretch")
+    show_chart(view["weights"], key="weights_chart", width="stretch")
     st.markdown(
         f"BMA's largest weight is **{table['bma_weight'].max():.3f}**; compression's is "
         f"**{table['comp_weight'].max():.3f}** (uniform would be {1 / k:.3f}). Null model: "
         f"$LL_0 = -nH(C) = {view['null_ll']:.2f}$ on n = {n_train} rows.")
-    st.plotly_chart(view["compression"], key="compression_chart", width="stretch")
+    show_chart(view["compression"], key="compression_chart", width="stretch")
     st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s credal set "
                "(eq. 10; with a single feature eq. 9 fixes its prior at 1−ε and the range is a point). A "
                "SPODE whose upper end is ≤ 0 is dropped by COMP-AODE*. A kept SPODE whose lower end is < 0 "
@@ -113,7 +113,7 @@ def models_and_instance() -> None:
                           step=1)
     info = instance_view(name, int(n_train), float(epsilon), int(row))
     st.markdown(f"Instance: {info['instance']} (true class `{info['truth']}`)")
-    st.plotly_chart(info["posteriors"], key="posteriors_chart", width="stretch")
+    show_chart(info["posteriors"], key="posteriors_chart", width="stretch")
     st.latex(r"a \succ b \iff \min_{P(S)} \frac{\sum_j P(a\mid \tilde{\mathbf a}, s_j)\,w_j(P)}"
              r"{\sum_j P(b\mid \tilde{\mathbf a}, s_j)\,w_j(P)} > 1")
     st.table(info["pairs"])

@@ -25,7 +25,7 @@ from app_support.classifier_selection.model import (
     url_state,
 )
 from app_support.long_runs import interrupted, long_run
-from app_support.page import page_setup, write_url
+from app_support.page import page_setup, show_chart, write_url
 from app_support.url_state import UrlState
 
 DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weather": "Weather (14 rows)",
@@ -171,7 +171,7 @@ def instance_and_curve() -> None:
         st.error(f"The selector cannot be learned on the training part of split {seed}: {err} "
                  "Try another split or other features.")
         return
-    st.plotly_chart(view["plane"], key="plane_chart")
+    show_chart(view["plane"], key="plane_chart")
     counts = view["counts"]
     st.caption(
         f"{len(train)} training rows (70%) of split {seed}; identical points are merged (bigger marker = "
@@ -195,7 +195,7 @@ def instance_and_curve() -> None:
             st.error(f"The accuracy curve cannot be computed for these settings: {err}")
             return
     shown = curve_view(*settings, int(k), _curve=st.session_state[KEY + "curve"][1])
-    st.plotly_chart(shown["figure"], key="accuracy_chart")
+    show_chart(shown["figure"], key="accuracy_chart")
     st.markdown(shown["text"])
 
 

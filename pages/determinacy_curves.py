@@ -12,7 +12,7 @@ from app_support.data import sample_names
 from app_support.determinacy_curves.figures import INDICATOR_LABELS, determinacy_vs_d_figure, table1_view
 from app_support.determinacy_curves.model import indicator_figures, run_experiment, summaries
 from app_support.long_runs import interrupted, long_run
-from app_support.page import page_setup, write_url
+from app_support.page import page_setup, show_chart, write_url
 from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
 from credal_core.experiments.determinacy import check_settings
 from credal_core.experiments.paper_000 import PAPER_TABLE1
@@ -130,7 +130,7 @@ shown = json.loads(active)
 n_sizes = summary["d"].nunique()
 st.subheader("Determinacy against the sample size")
 if shown["source"] == "artificial" or n_sizes > 1:
-    st.plotly_chart(determinacy_vs_d_figure(summary), key="dc_fig_d")
+    show_chart(determinacy_vs_d_figure(summary), key="dc_fig_d")
 else:
     st.info("One training size only (whole folds): add training sizes to see the curve against d.")
 st.markdown(
@@ -149,7 +149,7 @@ def indicator_section() -> None:
     st.subheader("Indicators against ε and α")
     indicator = st.selectbox("Indicator", list(INDICATOR_LABELS), format_func=INDICATOR_LABELS.get,
                              key="dc_indicator")
-    st.plotly_chart(indicator_figures(active, summary)[indicator], key="dc_fig_param")
+    show_chart(indicator_figures(active, summary)[indicator], key="dc_fig_param")
     st.caption("Points are means over the runs; bars are ± one standard deviation over the runs (on a sample "
                "data set a run is one test fold: the Compare page's rule). Single accuracy and NBC-I "
                "are averaged over the runs where they are defined (some determinate / indeterminate "

@@ -7,7 +7,7 @@ import math
 import streamlit as st
 
 from app_support.home.model import N_TRAIN, S_GRID, live_example, set_size_figure
-from app_support.page import page_setup, sync
+from app_support.page import page_setup, show_chart, sync
 from app_support.registry import by_section
 from app_support.url_state import Number, UrlState
 
@@ -69,7 +69,7 @@ def live_example_section() -> None:
     c4.metric("NBC accuracy on NCC's sets", percent(split["accuracy_indeterminate"]),
               help=f"Accuracy of the NBC on the {view['indeterminate']} test instances where NCC returns "
                    "two or more classes (— if there are none).")
-    st.plotly_chart(set_size_figure(s), key="set_sizes")
+    show_chart(set_size_figure(s), key="set_sizes")
 
 
 live_example_section()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support.intervals_vs_n.model import N_GRID, intervals_view, percent, shrink, vacuous_view
-from app_support.page import page_setup, sync
+from app_support.page import page_setup, show_chart, sync
 from app_support.url_state import Number, UrlState
 
 STATE = UrlState(
@@ -79,7 +79,7 @@ def intervals_section() -> None:
                    "The prior strength of the IDM (2 in 000 Fig. 1); also used by the NCC below.",
                    on_change=on_s_change)
     view = intervals_view(ratio, alpha, s)
-    st.plotly_chart(view["figure"], key="intervals_chart")
+    show_chart(view["figure"], key="intervals_chart")
     st.caption(
         f"N runs over whole numbers from 1 to 10,000 on a log grid, and n = {ratio:g}·N exactly — n need not "
         "be a whole number (both formulas accept any real n ≥ 0), which keeps the curves smooth instead of "
@@ -132,7 +132,7 @@ def vacuous_section() -> None:
     st.caption(f"The NCC uses s = {s:g} from the slider in section 1.")
     view = vacuous_view(beta, s, p)
     nhc, ncc, limit = view["nhc"], view["ncc"], view["limit"]
-    st.plotly_chart(view["figure"], key="vacuous_chart")
+    show_chart(view["figure"], key="vacuous_chart")
     st.caption(
         "Exact binomial sums at even n from 2 to 100,000 (log grid). Only even n are drawn: for odd n no "
         "exact tie n_a = n_b is possible, so the NCC's curve would zig-zag between two branches."

@@ -13,7 +13,7 @@ from app_support.data import sample_names
 from app_support.missing_values.figures import set_grid
 from app_support.missing_values.model import MAX_STEPS, scenario, upload_columns, upload_data
 from app_support.missing_values.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY
-from app_support.page import page_setup, sync
+from app_support.page import page_setup, show_chart, sync
 from app_support.text import plain
 from app_support.uploads import LIMITS
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
@@ -147,7 +147,7 @@ for message in view["warnings"]:
 st.subheader("3 · The treatments side by side")
 classes = list(treatments[1].model.classes_)
 fig = set_grid([t.name for t in treatments], [t.members for t in treatments], classes, truth=truth)
-st.plotly_chart(fig, key="mv_grid")
+show_chart(fig, key="mv_grid")
 summary = pd.DataFrame({
     "treatment": [t.name for t in treatments],
     "classes returned": ["{" + ", ".join(map(str, t.members)) + "}" for t in treatments],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support.page import page_setup, write_url
+from app_support.page import page_setup, show_chart, write_url
 from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
@@ -137,7 +137,7 @@ def multinomial_view() -> None:
     m2.metric("upper end", readable(hi), help="Largest γ with lik_g(γ) ≥ β.")
     m3.metric("Wilks level", f"{100 * wilks:.1f}%", help="P(χ²₁ ≤ −2 log β).")
     m4.metric("maximum-likelihood γ̂", readable(view["mle"]))
-    right.plotly_chart(view["figure"], key="profile_chart")
+    show_chart(view["figure"], key="profile_chart", where=right)
     right.caption(
         "The paper (003, Example 1) says that [0.35, 0.90] is an approximate 95 % confidence interval for "
         "θ_a + θ_b, since it is approximately the likelihood-based region with cutoff β = 0.15. At β = 0.15 "
@@ -169,17 +169,22 @@ def counts_editor(preset: str) -> None:
 
 
 @st.fragment
-def two_class_view(preset: str, controls, right) -> None:
-    """000 §4: the α-cut, the cloud and the verdict; moving a control here reruns this part only."""
-    with controls:
-        alpha = st.slider("α (likelihood threshold of the LNCC)", 0.0, 1.0, step=0.01, key=K_ALPHA,
-                          format="%.2f", help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")
-        include = st.toggle("include the instance in the likelihood", key=K_INSTANCE,
-                            help="Multiply the likelihood of the data by P_θ(f̃), the probability of the "
-                                 "instance to classify (000 eq. 9). Off: 003's naive hierarchical "
-                                 "classifier.")
+def two_class_view(preset: str, side, right) -> None:
+    """000 §4: the α-cut, the cloud and the verdict; moving a control here reruns this part only.  The α
+    slider and the toggle sit just above the chart they change (on a phone too), the sample size in
+    ``side`` (above the counts)."""
+    with side:
         samples = st.slider("Monte Carlo sample size", 500, 20_000, step=500, key=K_SAMPLES,
                             help="Random NBCs θ with every parameter uniform on [0, 1] (seeded).")
+    head = right.container()                   # the verdict, written once the view is computed
+    alpha_col, include_col = right.columns([3, 2], vertical_alignment="bottom")
+    alpha = alpha_col.slider("α (likelihood threshold of the LNCC)", 0.0, 1.0, step=0.01, key=K_ALPHA,
+                             format="%.2f",
+                             help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")
+    include = include_col.toggle("include the instance in the likelihood", key=K_INSTANCE,
+                                 help="Multiply the likelihood of the data by P_θ(f̃), the probability of "
+                                      "the instance to classify (000 eq. 9). Off: 003's naive hierarchical "
+                                      "classifier.")
     pair = st.session_state[K_PAIR]
     counts, totals = pair.to_text()
     link = {"preset": preset, "alpha": alpha, "include_instance": include, "samples": samples}
@@ -192,11 +197,12 @@ def two_class_view(preset: str, controls, right) -> None:
                     "Change the counts or the toggle, or pick an example.")
         return publish(link)
     profile, answer = view["profile"], view["answer"]
-    with right:
+    with head:
         st.subheader(answer.headline)
         (st.success if answer.determinate else st.warning)(
             f"At α = {alpha:.2f} the LNCC returns **{answer.classes}**: {answer.reason}")
-        st.plotly_chart(view["figure"], key="profile_chart")
+    with right:
+        show_chart(view["figure"], key="profile_chart")
         m1, m2, m3 = st.columns(3)
         m1.metric("critical α (c ≻ ¬c)", critical_text(profile.critical_alpha),
                   help="c dominates ¬c iff α > this; 1 means never.")
@@ -229,7 +235,7 @@ if preset == MULT:
     multinomial_view()
 else:
     left, right = st.columns([1, 2])
-    controls = left.container()                # the fragment's sliders, above the counts
+    side = left.container()                    # the fragment's sample-size slider, above the counts
     with left:
         counts_editor(preset)
-    two_class_view(preset, controls, right)
+    two_class_view(preset, side, right)

@@ -6,13 +6,15 @@ import pandas as pd
 
 from app_support.figures import DeclaredFigure
 
-# outcome of a training instance -> (legend label, colour); colour-blind-safe (Okabe-Ito)
+# outcome of a training instance -> (legend label, colour); colour-blind-safe (Okabe-Ito), and each its own
+# marker shape, so that no two outcomes differ by hue alone (orange and vermillion did: issue 24)
 OUTCOMES = {
     "both right": ("both right", "#009E73"),
     "only C1": ("only C1 right", "#0072B2"),
     "only C2": ("only C2 right", "#E69F00"),
-    "neither": ("neither right", "#D55E00"),
+    "neither": ("neither right", "#CC79A7"),
 }
+OUTCOME_SYMBOLS = {"both right": "circle", "only C1": "square", "only C2": "diamond", "neither": "x"}
 NEIGHBOUR_STYLE = {
     "euclidean": ("k nearest (Euclidean)", "diamond-open", "#2CA02C", 20),
     "chebyshev": ("k nearest (Chebyshev)", "star-open", "#9467BD", 26),
@@ -59,6 +61,7 @@ def threshold_plane_figure(training: pd.DataFrame, *, test_point=None, neighbour
         traces.append(dict(
             type="scatter", x=x.tolist(), y=y.tolist(), mode="markers", name=label, meta=outcome,
             marker={"color": colour, "size": _size(count).tolist(), "opacity": 0.8,
+                    "symbol": OUTCOME_SYMBOLS[outcome],
                     "line": {"width": 0.5, "color": "white"}},
             customdata=count.tolist(),
             hovertemplate=(f"{label}<br>threshold C1 = %{{x:.4f}}<br>threshold C2 = %{{y:.4f}}"

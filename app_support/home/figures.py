@@ -35,8 +35,9 @@ def set_size_bar(
         hit = np.asarray(contains_truth, dtype=bool)
         bars = [dict(x=x, y=[int(((sizes == k) & mask).sum()) for k in range(1, n_classes + 1)], name=label,
                      marker=dict(color=colour))
-                for label, mask, colour in (("set contains the true class", hit, "#4c78a8"),
-                                            ("set misses the true class", ~hit, "#e45756"))]
-        layout.update(barmode="stack", legend=dict(orientation="h", traceorder="normal", y=1.0,
-                                                   yanchor="bottom", x=1, xanchor="right"))
+                for label, mask, colour in (("set contains the true class", hit, "#0072B2"),    # Okabe-Ito:
+                                            ("set misses the true class", ~hit, "#D55E00"))]   # CVD-safe
+        # below the axis: at the top a phone's width put the legend over the title
+        layout.update(barmode="stack", legend=dict(orientation="h", traceorder="normal", y=-0.3,
+                                                   yanchor="top", x=0, xanchor="left"))
     return go.Figure(data=[dict(type="bar", **bar) for bar in bars], layout=layout)

@@ -167,7 +167,8 @@ def vacuous_figure(
         xaxis=dict(title=dict(text="training-set size n (log scale)"), type="log", exponentformat="power",
                    showgrid=True, range=[np.log10(n[0]) - 0.05, np.log10(n[-1]) + 0.05]),
         yaxis=dict(title=dict(text="P(vacuous prediction)"), range=[0, 1.05], tickformat=".0%", dtick=0.1),
-        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"),
+        # below the axis: above the plot, a phone's width put the legend over the title
+        legend=dict(orientation="h", y=-0.22, yanchor="top", x=0, xanchor="left"),
         margin=dict(l=10, r=10, t=70, b=10),
         height=400,
         hovermode="x unified",

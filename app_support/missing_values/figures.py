@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-IN_SET = "#4c78a8"        # a class the treatment returns
-IN_SET_TRUE = "#2e7d32"   # ... and it is the true class
-OUT = "#eceff3"           # a class it leaves out
-MISSED_TRUE = "#e45756"   # the true class, left out
+# colour-blind safe (Okabe-Ito), told apart by lightness too, with a legend; returned cells also carry a ✓
+IN_SET = "#0072B2"        # a class the treatment returns (blue)
+IN_SET_TRUE = "#009E73"   # ... and it is the true class (bluish green)
+OUT = "#eceff3"           # a class it leaves out (light grey)
+MISSED_TRUE = "#D55E00"   # the true class, left out (vermillion)
+LEGEND = ((IN_SET, "returned"), (IN_SET_TRUE, "returned, the true class"),
+          (MISSED_TRUE, "true class left out"), (OUT, "left out"))
 
 
 def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) -> go.Figure:
     """Grid treatments (rows, first at the top) × classes (columns): a filled cell is a class returned.
 
     ``members[i]`` are the classes treatment ``names[i]`` returns; ``truth`` (optional) is the
-    instance's true class: its column is labelled, green where returned and red where left out, so
-    a confident wrong answer shows as a red cell on a row with a single blue one.
+    instance's true class: its column is labelled, bluish green where returned and vermillion where left
+    out, so a confident wrong answer shows as a vermillion cell on a row with a single blue one.  A legend
+    below the grid names the four colours (:data:`LEGEND`).
     """
     labels = [str(c) for c in classes]
     rows = [str(n) for n in names]
@@ -47,6 +51,11 @@ def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) 
                   y=[i for i in range(len(rows)) for _ in labels],
                   text=[t for line in text for t in line], hovertext=[h for line in hover for h in line],
                   hoverinfo="text", textfont=dict(size=20, color="white"), showlegend=False)
+    # the legend: one marker-only trace per colour shown, with no point on the grid
+    keys = [dict(type="scatter", mode="markers", x=[None], y=[None], name=name, showlegend=True,
+                 hoverinfo="skip", marker=dict(symbol="square", size=14, color=colour,
+                                               line=dict(width=1, color="#8a8f98")))
+            for colour, name in LEGEND if any(colour in line for line in colours)]
     layout = dict(
         shapes=shapes,
         xaxis=dict(tickmode="array", tickvals=list(range(len(labels))), ticktext=x_ticks, side="top",
@@ -55,6 +64,7 @@ def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) 
         yaxis=dict(tickmode="array", tickvals=list(range(len(rows))), ticktext=rows,
                    range=[len(rows) - 0.5, -0.5], showgrid=False, zeroline=False, fixedrange=True,
                    tickfont=dict(size=15)),
-        height=110 + 46 * len(rows), margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white",
+        height=150 + 46 * len(rows), margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white",
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.02, yanchor="top", font=dict(size=13)),
     )
-    return go.Figure(data=[points], layout=layout)
+    return go.Figure(data=[points, *keys], layout=layout)

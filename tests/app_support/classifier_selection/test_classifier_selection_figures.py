@@ -81,3 +81,12 @@ def test_the_k_line_is_the_one_plotly_adds_and_every_figure_is_valid():
     plane = threshold_plane_figure(training_points(), test_point=(0.6, 1.1), neighbours={"euclidean": [0, 1]},
                                    k=2)
     assert json.loads(pio.to_json(plane.to_dict())) == json.loads(pio.to_json(plane.validated()))
+
+
+def test_outcomes_differ_in_colour_and_in_marker_shape():
+    from app_support.classifier_selection.figures import OUTCOME_SYMBOLS
+
+    colours = [colour for _, colour in OUTCOMES.values()]
+    assert len(set(colours)) == len(colours)
+    assert set(OUTCOME_SYMBOLS) == set(OUTCOMES)
+    assert len(set(OUTCOME_SYMBOLS.values())) == len(OUTCOME_SYMBOLS)

@@ -40,3 +40,15 @@ def test_without_a_truth_every_column_is_plain_and_the_height_follows_the_rows()
 def test_labels_of_other_types_match_by_text():
     fig = set_grid(["NCC"], [(1,)], [0, 1], truth=1)
     assert cells(fig)[(0, 1)] == (IN_SET_TRUE, "✓") and cells(fig)[(0, 0)] == (OUT, "")
+
+
+def test_the_legend_names_each_colour_shown_and_only_those():
+    from app_support.missing_values.figures import LEGEND
+
+    fig = set_grid(NAMES, MEMBERS, ["no", "yes"], truth="no")
+    shown = {s.fillcolor for s in fig.layout.shapes}
+    keys = {trace.marker.color: trace.name for trace in fig.data[1:]}
+    assert set(keys) == shown and all(trace.showlegend for trace in fig.data[1:])
+    assert keys == {colour: name for colour, name in LEGEND if colour in shown}
+    without_truth = set_grid(NAMES, MEMBERS, ["no", "yes"])
+    assert {t.marker.color for t in without_truth.data[1:]} == {IN_SET, OUT}

@@ -1,0 +1,92 @@
+"""The app's one style sheet: projector, phone and print (issue 24 item 3).
+
+Constant CSS only, injected once per run by ``app.py`` (:func:`inject`); never any user text.  What it does:
+
+* formulas (KaTeX blocks) scroll sideways instead of being cut, with a visible scroll bar and a shadow at the
+  side that has more, and a smaller type on a phone;
+* page links (Home's lists) wrap instead of being cut mid-word;
+* wide tables keep a visible horizontal scroll bar;
+* Plotly's mode bar only on hover with a mouse, and never on a touch screen or a narrow window (there a tap
+  is a hover, and the bar covered titles and legends); chart titles a little smaller on a phone;
+* print: no sidebar, header or toolbars, the main column the page's width, charts scaled to it;
+* presentation mode (:data:`PRESENT_CSS`, only when on): a larger base font and the whole width.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["BASE_CSS", "PRESENT_CSS", "inject"]
+
+# a shadow on the side that has more to scroll to (background-attachment: local covers it at the end)
+_SCROLL_CUE = """
+  background:
+    linear-gradient(to right, var(--cue-bg, #fff) 30%, rgba(255,255,255,0))
+      left center / 24px 100% no-repeat local,
+    linear-gradient(to left, var(--cue-bg, #fff) 30%, rgba(255,255,255,0))
+      right center / 24px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.22), rgba(0,0,0,0))
+      left center / 10px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.22), rgba(0,0,0,0))
+      right center / 10px 100% no-repeat scroll;
+  scrollbar-width: thin;
+  scrollbar-color: #8a8f98 transparent;
+"""
+
+BASE_CSS = f"""
+.katex-display {{
+  overflow-x: auto;
+  overflow-y: hidden;
+  max-width: 100%;
+  padding: 0.25rem 0 0.45rem;
+{_SCROLL_CUE}
+}}
+.katex-display > .katex {{ white-space: nowrap; }}
+[data-testid="stPageLink"] a, [data-testid="stPageLink-NavLink"] {{ max-width: 100%; height: auto; }}
+[data-testid="stPageLink"] p, [data-testid="stPageLink"] span, [data-testid="stPageLink-NavLink"] p,
+[data-testid="stPageLink-NavLink"] span {{
+  white-space: normal !important;
+  overflow: visible !important;
+  text-overflow: clip !important;
+  overflow-wrap: anywhere;
+}}
+[data-testid="stMarkdownContainer"] table {{
+  display: block; max-width: 100%; overflow-x: auto;
+{_SCROLL_CUE}
+}}
+[data-testid="stTable"] {{ overflow-x: auto; {_SCROLL_CUE} }}
+[data-testid="stDataFrame"] .dvn-scroller {{ scrollbar-width: thin; scrollbar-color: #8a8f98 transparent; }}
+.js-plotly-plot .plotly .modebar-container {{ opacity: 0; transition: opacity 0.2s; }}
+.js-plotly-plot:hover .plotly .modebar-container {{ opacity: 1; }}
+@media (hover: none), (pointer: coarse), (max-width: 640px) {{
+  .js-plotly-plot .plotly .modebar-container {{ display: none !important; }}
+}}
+@media (max-width: 640px) {{
+  .katex-display > .katex {{ font-size: 1em; }}
+  .js-plotly-plot .gtitle {{ font-size: 13px !important; }}
+}}
+@media print {{
+  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
+  [data-testid="stElementToolbar"], .modebar-container, header {{ display: none !important; }}
+  [data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stMainBlockContainer"] {{
+    max-width: 100% !important; width: 100% !important; margin: 0 !important; padding: 0.5rem !important;
+    overflow: visible !important;
+  }}
+  .stPlotlyChart, .stPlotlyChart .js-plotly-plot, .stPlotlyChart .plot-container,
+  .stPlotlyChart .svg-container {{ max-width: 100% !important; overflow: hidden; }}
+  .stPlotlyChart svg.main-svg {{ max-width: 100%; height: auto; }}
+  .katex-display {{ overflow: visible; background: none; }}
+  .katex-display > .katex {{ white-space: normal; font-size: 1em; }}
+  [data-testid="stVerticalBlock"] > div {{ break-inside: avoid; }}
+}}
+"""
+
+PRESENT_CSS = """
+html { font-size: 20px; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 1.5rem 2rem 2rem !important; }
+"""
+
+
+def inject(present: bool = False) -> None:
+    """Add the style sheet (and the presentation one when ``present``) to the page; takes no space."""
+    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if present else ''}</style>")
