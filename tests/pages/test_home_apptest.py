@@ -78,3 +78,25 @@ def test_links_to_every_other_page_of_the_registry_in_navigation_order():
     assert [link.proto.icon for link in links] == [e.icon for e in expected]
     headers = [h.value for h in at.subheader]
     assert [s for s in by_section() if s] == [h for h in headers if h in by_section()]
+
+
+def test_present_mode_from_the_url_and_the_sidebar_toggle():
+    """?present=1 turns presentation mode on (the toggle shows it, the style sheet grows the type, a moved
+    slider's link keeps it); the toggle turns it off and takes it out of the link."""
+    from app_support.style import PRESENT_CSS
+
+    def styles(at):
+        return " ".join(str(h.proto.body) for h in at.get("html"))
+
+    at = run_app({"present": "1"})
+    toggle = at.sidebar.toggle(key="present_mode")
+    assert toggle.value is True
+    assert PRESENT_CSS.strip() in styles(at)
+    at.slider(key="home_s").set_value(3.0).run()
+    assert at.query_params.get("present") in ("1", ["1"]) and at.query_params.get("s") in ("3", "3.0", ["3"])
+    at.sidebar.toggle(key="present_mode").set_value(False).run()
+    assert "present" not in at.query_params
+    assert PRESENT_CSS.strip() not in styles(at)
+    plain = run_app()
+    assert plain.sidebar.toggle(key="present_mode").value is False
+    assert PRESENT_CSS.strip() not in styles(plain) and "katex-display" in styles(plain)
