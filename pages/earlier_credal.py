@@ -88,8 +88,8 @@ st.dataframe(instance["intervals"].round(3), hide_index=True, key="ec_intervals"
 st.caption(f"The tree has {len(frame)} nodes, {int(frame['split'].isna().sum())} leaves, depth "
            f"{int(frame['depth'].max())}. A leaf with counts n_c (total N) gives P(c) ∈ [n_c/(N+s), "
            "(n_c+s)/(N+s)]; class a dominates b when n_a ≥ n_b + s (interval dominance, as the original). "
-           "Grey nodes are "
-           "folded: raise the depth to open them.")
+           "Blue: splits, "
+           "green: leaves, grey: folded splits (raise the depth to open them).")
 st.plotly_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree")
 
 # --- 3 · reject option

@@ -150,9 +150,8 @@ def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str 
                                      "intervals; the instance's path in orange</sup>",
                       xaxis=dict(visible=False, range=[-0.2, depth + 1.1]),
                       yaxis=dict(visible=False, autorange="reversed"), template="plotly_white",
-                      height=max(320, 130 + 62 * n_leaves), legend=dict(orientation="h", y=1.02, x=0,
-                                                                          yanchor="bottom"),
-                      margin=dict(l=10, r=10, t=90, b=10))
+                      height=max(320, 130 + 62 * n_leaves), showlegend=False,     # the page names the colours
+                      margin=dict(l=10, r=10, t=70, b=10))
     return fig
 
 
