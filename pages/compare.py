@@ -64,6 +64,8 @@ STATE = UrlState(
     Flag("bayes", False), Number("rope", 0.01, 0.0, 0.2, step=0.005), Flag("sets", False),
     Flag("fig001", False), Flag("reject", False), Number("d", 0.2, 0.01, 0.49, step=0.01),
 )
+P_NAMES = {"p_left": "P(left): a better", "p_rope": "P(rope)", "p_right": "P(right): b better",
+           "classifier_a": "a", "classifier_b": "b"}
 VIEW_FIELDS = ("samples", "bayes", "rope", "sets", "fig001", "reject", "d")
 RANKABLE = {"u65": "u65", "u80": "u80", "discounted_accuracy": "discounted accuracy",
             "accuracy": "accuracy of the precise label"}
@@ -333,7 +335,8 @@ def bayesian_section() -> None:
                 "all.")
     else:
         st.markdown("**Bayesian signed-rank test** across the data sets (one mean over folds per data set):")
-        st.dataframe(tests["signed_rank"].round(3), hide_index=True, key="cmp_bayes_signed")
+        st.dataframe(tests["signed_rank"].round(3).rename(columns=P_NAMES), hide_index=True,
+                     key="cmp_bayes_signed")
         pairs = [f"{a} vs {b}" for a, b in tests["signed_rank"][["classifier_a", "classifier_b"]].itertuples(
             index=False)]
         chosen = st.selectbox("Pair shown on the simplex", pairs, key="cmp_bayes_pair")
@@ -344,7 +347,8 @@ def bayesian_section() -> None:
                         key="cmp_simplex")
     st.markdown(f"**Bayesian correlated t-test** per data set (the {int(active['folds'])}-fold scores of "
                 f"each repetition, correlation ρ = 1/{int(active['folds'])}):")
-    st.dataframe(tests["correlated_t"].round(3), hide_index=True, key="cmp_bayes_corr")
+    st.dataframe(tests["correlated_t"].round(3).rename(columns=P_NAMES), hide_index=True,
+                 key="cmp_bayes_corr")
 
 
 bayesian_section()

@@ -220,10 +220,11 @@ def test_the_optional_sections_render_from_a_deep_link():
     ids = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
     assert {"cmp_simplex", "cmp_fig5", "cmp_fig6", "cmp_fig7_u65", "cmp_fig7_u80"} <= set(ids)
     assert sum("-cmp_coverage_" in c.proto.id for c in at.get("plotly_chart")) == 3
-    bayesian = [df.value for df in at.dataframe if "p_rope" in df.value.columns]
+    bayesian = [df.value for df in at.dataframe if "P(rope)" in df.value.columns]
     signed, correlated = bayesian                          # across data sets, then per data set
-    assert {"p_left", "p_rope", "p_right", "decision"} <= set(signed.columns) and len(signed) == 10
-    assert np.allclose(signed[["p_left", "p_rope", "p_right"]].sum(axis=1), 1, atol=2e-3)
+    probabilities = ["P(left): a better", "P(rope)", "P(right): b better"]
+    assert {*probabilities, "decision"} <= set(signed.columns) and len(signed) == 10
+    assert np.allclose(signed[probabilities].sum(axis=1), 1, atol=2e-3)
     assert set(correlated["dataset"]) == {"weather (sample)", "balloons (sample)", "monks1 (sample)"}
     assert at.number_input(key="cmp_rope").value == 0.02
     (reject,) = [df.value for df in at.dataframe if "cost, credal" in df.value.columns]
