@@ -227,7 +227,8 @@ for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared
     summary = summaries[title] = summarise_comparison(folds)
     with tab:
         view = summary_view(summary)
-        st.caption(f"↔ {view.shape[1]} columns: the table scrolls sideways (or widen it with its ⛶ button).")
+        st.caption(f"↔ {view.shape[1]} columns: the table scrolls sideways (or opens full screen from its "
+                   "toolbar).")
         st.dataframe(view, hide_index=True, key=f"cmp_table_{key}", column_config={
             "classifier": st.column_config.TextColumn(pinned=True)})
         for classifier, error in folds.loc[folds["error"] != "", ["classifier", "error"]].drop_duplicates() \
