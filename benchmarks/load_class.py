@@ -16,7 +16,9 @@ Reported: answers sent, rows in the database (read with ``ClassStore`` on the sa
 answers sent — none lost), answer latency p50 / p95 / max, and the seconds from the last answer's end to
 the teacher's count showing every answer.  ``--flood``: a second class of the same size in which one extra
 student resubmits 20 times a second during the window (never waiting for a run); its row gives the other
-students' p95 and the ratio to the first class's (the flooder must not slow them).
+students' p95 and the ratio to the plain class's (the flooder must not slow them); ``--flood-first`` runs
+it first (the second class of a run tends to be slower).  Latencies are also split by worker (HAProxy's
+``CREDAL_WORKER`` cookie), so the flooder's own worker can be told from the other.
 
 The class database: ``--start serve`` gives serve.sh's workers ``CREDAL_CLASS_DB`` = ``--db`` (default: a
 fresh SQLite file in a temporary folder); with ``--url`` pass the server's own ``--db``.
@@ -133,6 +135,8 @@ async def run_class(url: str, store, args, flood: bool, tree: ProcessTree | None
     latencies, sent, ends = [], 0, []
     flood_sent = 0
 
+    by_worker: dict[str, list[float]] = {}
+
     async def answer(student, delay):
         nonlocal sent
         await asyncio.sleep(delay)
@@ -140,6 +144,7 @@ async def run_class(url: str, store, args, flood: bool, tree: ProcessTree | None
         sent += 1
         latencies.append(await student.press("^Check$", [state]))
         ends.append(time.perf_counter())
+        by_worker.setdefault(student.cookies.get("CREDAL_WORKER", "-"), []).append(latencies[-1])
 
     async def flood_answers(student, until):
         nonlocal flood_sent
@@ -190,8 +195,11 @@ async def run_class(url: str, store, args, flood: bool, tree: ProcessTree | None
            "errors": len(errors), "error_samples": errors[:5], "load_average_1min": os.getloadavg()[0],
            "server_cpu_s_per_s_polling": None if idle_cpu is None else idle_cpu / args.idle,
            "server_cpu_s_answering": window_cpu}
+    row["answer_by_worker"] = {w: latency_summary(v) for w, v in sorted(by_worker.items())}
     if flooder is not None:
         row["flooder_reruns_sent"] = flood_sent
+        row["flooder_worker"] = flooder.cookies.get("CREDAL_WORKER", "-")
+        row["flooder_runs_finished"] = flooder.runs_finished
     store.delete_class(code, teacher_key)
     return row
 
@@ -246,14 +254,22 @@ async def main_async(args) -> list[dict]:
                                                           for _ in range(args.workers)]))
             for w in warm:
                 await w.close()
-            rows = [await run_class(url, store, args, flood=False, tree=tree)]
-            print_row(rows[-1])
-            if args.flood:
-                rows.append(await run_class(url, store, args, flood=True, tree=tree))
+            order = [False, True] if args.flood else [False]
+            rows = []
+            for flood in (order[::-1] if args.flood_first else order):
+                rows.append(await run_class(url, store, args, flood=flood, tree=tree))
                 print_row(rows[-1])
-                base = rows[0]["answer"]["p95"]
-                rows[-1]["p95_ratio_to_plain"] = rows[-1]["answer"]["p95"] / base if base else None
-                print(f"flood p95 / plain p95 = {rows[-1]['p95_ratio_to_plain']:.2f}", flush=True)
+            if args.flood:
+                plain, flooded = sorted(rows, key=lambda r: r["class"] == "flood")
+                base = plain["answer"]["p95"]
+                flooded["p95_ratio_to_plain"] = flooded["answer"]["p95"] / base if base else None
+                print(f"flood p95 / plain p95 = {flooded['p95_ratio_to_plain']:.2f}", flush=True)
+                for row in rows:
+                    print(f"{row['class']:<6} answer p95 by worker: "
+                          + ", ".join(f"{w} {v['p95']:.2f} s (n {v['n']})"
+                                      for w, v in row["answer_by_worker"].items())
+                          + (f"; the flooder on {row['flooder_worker']}, {row['flooder_runs_finished']} of "
+                             f"its runs finished" if "flooder_worker" in row else ""), flush=True)
             return rows
         finally:
             store.close()
@@ -286,6 +302,8 @@ def parse_args(argv=None):
     parser.add_argument("--settle", type=float, default=30.0,
                         help="seconds to wait for the teacher's count after the last answer")
     parser.add_argument("--flood", action="store_true", help="also a class with one student resubmitting")
+    parser.add_argument("--flood-first", action="store_true",
+                        help="run the flooded class first (the second class of a run tends to be slower)")
     parser.add_argument("--flood-rate", type=float, default=20.0, help="the flooder's resubmits per second")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=0)
