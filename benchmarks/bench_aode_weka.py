@@ -23,9 +23,8 @@ validation included; Weka gets its parsed ``Instances``.  Times are wall-clock a
 (this process / Weka's thread): on a shared machine the CPU ratio is the steadier one.  Ratios are ours /
 Weka's, per cell: fit against Weka's ``buildClassifier``, predict and predict_set against Weka's
 ``distributionForInstance`` over the test rows.  Each of our cells is the best of ``--repeat`` after
-one warm-up; models fitted on the same rows normally share their SPODE tables
-(``credal_core.aode._ensemble.shared_spode_tables``), which the benchmark turns off so that every
-fit counts.
+one warm-up; every fit counts its own SPODE tables (models share tables only when a caller passes them,
+``SpodeTables.from_data`` + ``fit_spodes``, which the benchmark does not).
 
 Fairness (checked for issue 14): Weka's CPU times are those of its timing thread; the JVM's process
 CPU time (GC and JIT threads included, 10 ms resolution) matched it where it resolves anything (100,000
@@ -71,11 +70,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
 from credal_core.resampling import repeated_stratified_kfold  # noqa: E402
-
-try:
-    from credal_core.aode import _ensemble
-except ImportError:         # a credal_core from before the shared tables (for before / after runs)
-    _ensemble = None
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 UCI = ROOT.parent / "shared" / "reference" / "uci"
@@ -291,9 +285,6 @@ def speed(args, weka):
 
 
 def _speed_cases(args, weka, summary):
-    # every fit counts its own tables: the repeated fits of one cell must not reuse the shared ones
-    if _ensemble is not None:
-        _ensemble._SHARED_ENTRIES = 0
     cases = []
     data = nursery()
     if data is None:

@@ -308,3 +308,26 @@ def test_arrow_text_columns_factorize_as_pandas_does():
         want_codes, want_uniques = pd.factorize(col, use_na_sentinel=True)
         np.testing.assert_array_equal(codes, want_codes)
         assert list(uniques) == list(np.asarray(want_uniques)) and uniques.dtype == object
+
+
+def test_the_numpy_path_warns_once_and_the_compiled_one_never(monkeypatch):
+    """Without numba the AODE family's first fit says so once (naming the [fast] extra and the cost);
+    later fits are silent; with numba no warning at all."""
+    import warnings
+
+    from credal_core.aode import AODE, CredalCompAODE, _ensemble
+
+    X = np.array([["a", "x"], ["b", "y"], ["a", "y"], ["b", "x"]] * 5)
+    y = ["p", "q", "p", "q"] * 5
+    monkeypatch.setattr(_ensemble, "_WARNED", [])
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    with pytest.warns(RuntimeWarning, match=r"\[fast\]") as record:
+        AODE().fit(X, y)
+    assert len(record) == 1 and "2-3x slower" in str(record[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        CredalCompAODE().fit(X, y)
+        monkeypatch.setattr(_ensemble, "_WARNED", [])
+        monkeypatch.setenv("CREDAL_NUMBA", "1")
+        if _ensemble.numba_enabled():
+            AODE().fit(X, y)
