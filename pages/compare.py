@@ -36,7 +36,7 @@ from app_support.compare.model import (
 )
 from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.long_runs import interrupted, long_run
-from app_support.page import page_setup, sync, write_url
+from app_support.page import page_setup, show_chart, sync, write_url
 from app_support.paper_001_figures import relative_utility_figure, safe_vs_prior_dependent_figure
 from app_support.text import plain
 from app_support.uploads import LIMITS, load_table
@@ -236,8 +236,8 @@ for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared
             st.warning(f"{classifier} could not be fitted on some folds: {plain(error)}")
         left, right = st.columns(2)
         scatter, bars = determinacy_accuracy_figure(summary), utilities_figure(summary)
-        left.plotly_chart(scatter, key=f"cmp_scatter_{key}")
-        right.plotly_chart(bars, key=f"cmp_bars_{key}")
+        show_chart(where=left, figure=scatter, key=f"cmp_scatter_{key}")
+        show_chart(where=right, figure=bars, key=f"cmp_bars_{key}")
         d1, d2, d3, d4 = st.columns(4)
         # CSVs and HTML figures (plotly.js, several MB) are built when clicked, not on every rerun
         d1.download_button("Per-fold results (CSV)", lambda f=folds: csv_bytes(f), f"{key}_folds.csv",
@@ -287,7 +287,7 @@ def across_section() -> None:
                 f"Nemenyi critical difference (α = 0.05): **{result.critical_difference:.2f}** ranks.")
     if f.note:
         st.caption(f.note)
-    st.plotly_chart(view["figure"], key="cmp_cd")
+    show_chart(view["figure"], key="cmp_cd")
     st.caption("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not "
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
                "classifiers.")
@@ -343,7 +343,7 @@ def bayesian_section() -> None:
         chosen = st.selectbox("Pair shown on the simplex", pairs, key="cmp_bayes_pair")
         a, b = tests["signed_rank"].iloc[pairs.index(chosen)][["classifier_a", "classifier_b"]]
         sample = signed_rank_sample(views_key, indicator, float(rope), a, b, _scores=scores)
-        st.plotly_chart(simplex_figure(sample, (a, b), rope=float(rope),
+        show_chart(simplex_figure(sample, (a, b), rope=float(rope),
                                        title=f"Posterior of {a} vs {b}<br><sup>signed-rank test</sup>"),
                         key="cmp_simplex")
     st.markdown(f"**Bayesian correlated t-test** per data set (the {int(active['folds'])}-fold scores of "
@@ -369,7 +369,7 @@ def sets_section() -> None:
     if not st.toggle("Show coverage against determinacy", key=KEY + "sets", on_change=url_sync):
         return
     for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared]), prepared):
-        tab.plotly_chart(coverage_determinacy_figure(
+        show_chart(where=tab, figure=coverage_determinacy_figure(
             summaries[title], title="Coverage vs determinacy<br><sup>mean ± sd over folds</sup>"),
             key=f"cmp_coverage_{key}")
 
@@ -387,10 +387,10 @@ def paper_section() -> None:
         st.info("No credal classifier returned several classes here: Figs. 5 and 6 need one.")
     else:
         left, right = st.columns(2)
-        left.plotly_chart(safe_vs_prior_dependent_figure(
+        show_chart(where=left, figure=safe_vs_prior_dependent_figure(
             fig5, title="001 Fig. 5 · precise accuracy<br><sup>safe vs prior-dependent instances</sup>"),
             key="cmp_fig5")
-        right.plotly_chart(relative_utility_figure(
+        show_chart(where=right, figure=relative_utility_figure(
             fig6, title="001 Fig. 6 · credal utility / precise accuracy"), key="cmp_fig6")
         st.caption("Fig. 5: one point per data set and credal classifier; x is its precise label's accuracy "
                    "where the set has one class (single accuracy), y where it has several (NBC-I); below "
@@ -404,7 +404,7 @@ def paper_section() -> None:
     left, right = st.columns(2)
     for column, indicator in ((left, "u65"), (right, "u80")):
         if views[indicator] is not None:
-            column.plotly_chart(views[indicator], key=f"cmp_fig7_{indicator}")
+            show_chart(where=column, figure=views[indicator], key=f"cmp_fig7_{indicator}")
     st.caption("Fig. 7: Friedman average ranks of NCC, CDT, CMA and COMP-AODE* (those compared here) with "
                "the Nemenyi critical difference, under u65 and u80.")
 

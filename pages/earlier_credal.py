@@ -25,7 +25,7 @@ from app_support.earlier_credal.model import (
     tree_view,
     url_state,
 )
-from app_support.page import page_setup, sync, write_url
+from app_support.page import page_setup, show_chart, sync, write_url
 from app_support.text import plain
 from app_support.url_state import UrlState
 
@@ -65,8 +65,8 @@ s, eps = round(float(s), 2), round(float(eps), 3)
 st.subheader("1 · Which features matter: CMA against BMA-AODE")
 inclusion, spodes = inclusion_view(name, s, eps)
 left, right = st.columns(2)
-left.plotly_chart(inclusion_figure(inclusion), key="ec_inclusion")
-right.plotly_chart(spode_weights_figure(spodes), key="ec_spodes")
+show_chart(where=left, figure=inclusion_figure(inclusion), key="ec_inclusion")
+show_chart(where=right, figure=spode_weights_figure(spodes), key="ec_spodes")
 st.caption("Left: CMA averages the 2^k naive Bayes classifiers on feature subsets; the posterior probability "
            "that a feature is in the model is BMA's at prior 1/2 (dot) and ranges over the bar as the prior "
            "ranges over CMA's credal set. Right: AODE averages one SPODE per super-parent feature; BMA's "
@@ -90,7 +90,7 @@ st.caption(f"The tree has {len(frame)} nodes, {int(frame['split'].isna().sum())}
            "(n_c+s)/(N+s)]; class a dominates b when n_a ≥ n_b + s (interval dominance, as the original). "
            "Blue: splits, "
            "green: leaves, grey: folded splits (raise the depth to open them).")
-st.plotly_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree")
+show_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree")
 
 # --- 3 · reject option
 st.subheader("3 · Credal classification against a reject option (001 §3.5)")
@@ -104,7 +104,7 @@ st.markdown(
 d = st.slider("Rejection cost d", 0.01, 0.49, step=0.01, key=KEY + "d", on_change=url_sync)
 d = min(D_GRID, key=lambda grid: abs(grid - float(d)))
 costs = reject_view(name, s, eps)
-st.plotly_chart(reject_figure(costs, d), key="ec_reject")
+show_chart(reject_figure(costs, d), key="ec_reject")
 at_d = costs[(costs["d"] - d).abs() < 1e-9]
 table = at_d.pivot_table(index="model", columns="classifier", values=["cost", "rejected"], sort=False)
 table = pd.DataFrame({"classifier": table.index,
