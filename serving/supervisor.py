@@ -65,7 +65,8 @@ def healthy(host: str, port: int) -> bool:
 
 class Supervisor:
     """The children of one serve.sh.  ``command(i, port)`` gives worker ``i``'s command (default:
-    ``streamlit run app.py`` headless, on ``options.worker_address:port``); ``say`` reports progress."""
+    ``streamlit run app.py`` headless through :mod:`serving.worker`, on ``options.worker_address:port``);
+    ``say`` reports progress."""
 
     def __init__(self, options: Options, run_dir: Path, *, command=None, say=None, cwd: Path = ROOT):
         self.options, self.run_dir, self.cwd = options, run_dir, cwd
@@ -81,7 +82,8 @@ class Supervisor:
                     or secrets.token_hex(32)}
 
     def streamlit_command(self, i: int, port: int) -> list[str]:
-        return [sys.executable, "-m", "streamlit", "run", "app.py",
+        # serving.worker: Streamlit's command line with the legacy pages mode off (app_support.routing)
+        return [sys.executable, "-m", "serving.worker", "run", "app.py",
                 "--server.address", self.options.worker_address, "--server.port", str(port),
                 "--server.headless", "true", "--browser.gatherUsageStats", "false",
                 "--server.fileWatcherType", "none", "--runner.postScriptGC", "false", *self.options.extra]

@@ -7,7 +7,6 @@ sees their verdict (again without a reload); the exported CSV has 3 rows.  Nothi
 server (``chromium_browser``)."""
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import csv
 import io
@@ -33,7 +32,10 @@ LIVE = 15_000     # a change reaches a page by polling (1 s) without a reload; s
 
 @contextlib.contextmanager
 def serve(output: Path, database: Path, workers: int = 2):
-    """serve.sh with ``workers`` workers on one class database, until it says "ready"; yields the URL."""
+    """serve.sh with ``workers`` workers on one class database, until it says "ready"; yields the proxy's
+    URL, the serve.sh process and the first worker's port.  No page is opened first: a first deep link
+    to ``/class`` on a fresh worker lands in app.py's navigation (serving.worker, app_support/routing.py),
+    and test_class_failover_browser.py checks that it does."""
     from benchmarks.load_test import free_port_block
 
     port, base = free_port(), free_port_block(workers)
@@ -49,8 +51,7 @@ def serve(output: Path, database: Path, workers: int = 2):
             assert proc.poll() is None, f"serve.sh exited early:\n{output.read_text()}"
             assert time.monotonic() < deadline, f"serve.sh not ready:\n{output.read_text()}"
             time.sleep(0.3)
-        warm_up([f"http://127.0.0.1:{base + i}/" for i in range(workers)])
-        yield f"http://127.0.0.1:{port}/"
+        yield f"http://127.0.0.1:{port}/", proc, base
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -59,27 +60,6 @@ def serve(output: Path, database: Path, workers: int = 2):
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-
-
-def warm_up(worker_urls) -> None:
-    """Open Home once on each worker, past the proxy (a simulated browser of benchmarks/load_test.py).
-
-    Why: on a freshly started worker Streamlit is in its legacy pages mode until a first page has run
-    (app_support/routing.py), and a first deep link to ``/class`` — an address that is not a file name of
-    pages/ (``class_session.py``) — pops up "Page not found" over the page (which then runs)."""
-    from benchmarks.load_test import Student
-
-    async def visit(url):
-        student = Student(url, timeout=120)
-        try:
-            await student.open("")
-        finally:
-            await student.close()
-
-    async def visit_all():
-        await asyncio.gather(*(visit(url) for url in worker_urls))
-
-    asyncio.run(visit_all())
 
 
 def worker_of(context) -> str:
@@ -101,7 +81,8 @@ def test_a_teacher_and_three_students_through_the_proxy(tmp_path):
     expect = sync_api.expect
     lesson = lessons()[0]
     OUTPUT.mkdir(exist_ok=True)
-    with serve(OUTPUT / "serve_class.log", tmp_path / "classes.sqlite") as url, chromium_browser() as browser:
+    with serve(OUTPUT / "serve_class.log", tmp_path / "classes.sqlite") as (url, _, _), \
+            chromium_browser() as browser:
         teacher_context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
         teacher = teacher_context.new_page()
         teacher.goto(url + "class", wait_until="domcontentloaded")
