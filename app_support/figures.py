@@ -81,8 +81,10 @@ PLOTLY_CONFIG = {"displayModeBar": "hover", "displaylogo": False, "responsive": 
                  "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 TITLE_WIDTH = 44             # characters per title line: a phone's 390 px at plotly's title font
 LINE_PX = 22                 # height of one more title line
-PRESENT_HEIGHT = 440         # a chart's height in presentation mode: beside its widget within 720 px
-PRESENT_FONT = 15            # and its base font (plotly's default is 12)
+PRESENT_HEIGHT = 460         # a chart's height at most in presentation mode: beside its widget within 720 px
+PRESENT_FONT = 14            # and its base font (plotly's default is 12)
+TITLE_FONT = 16              # the title's size, fixed: the pad below is measured at it (Streamlit's theme
+                             # sizes it from the page's type, larger in presentation mode)
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -142,7 +144,7 @@ def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_W
         # hung from the container's top (centred in the margin, its first line went above the chart); plotly
         # lifts a title's first line by about a line per extra line even so: the pad gives that back
         title.update(text=wrapped, automargin=True, yref="container", y=1, yanchor="top",
-                     pad={"t": 8 + LINE_PX * extra})
+                     pad={"t": 8 + LINE_PX * extra}, font={**(title.get("font") or {}), "size": TITLE_FONT})
         layout["title"] = title
     if present:
         layout["height"] = min(int(layout.get("height") or 450), PRESENT_HEIGHT)

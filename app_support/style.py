@@ -83,7 +83,7 @@ BASE_CSS = f"""
 
 PRESENT_CSS = """
 html { font-size: 20px; }
-[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 1.5rem 2rem 2rem !important; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 3.75rem 2rem 2rem !important; }
 """
 
 

@@ -177,7 +177,7 @@ def two_class_view(preset: str, side, right) -> None:
         samples = st.slider("Monte Carlo sample size", 500, 20_000, step=500, key=K_SAMPLES,
                             help="Random NBCs θ with every parameter uniform on [0, 1] (seeded).")
     head = right.container()                   # the verdict, written once the view is computed
-    alpha_col, include_col = right.columns([3, 2], vertical_alignment="bottom")
+    alpha_col, include_col = right.columns(2, vertical_alignment="bottom")
     alpha = alpha_col.slider("α (likelihood threshold of the LNCC)", 0.0, 1.0, step=0.01, key=K_ALPHA,
                              format="%.2f",
                              help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")

@@ -67,7 +67,9 @@ MEASURE_JS = r"""
   const add = (selector, what, keep = () => true) => {
     for (const el of main.querySelectorAll(selector)) if (keep(el)) checks.push([el, what]);
   };
-  add('.katex-display > .katex', 'formula');
+  // a formula's block fills its container's width; its parts (.base, inline blocks) are what may stick out
+  add('.katex-display', 'formula');
+  add('.katex-display .katex-html > .base', 'formula');
   add('.katex', 'inline formula', (el) => !el.closest('.katex-display'));
   add('[data-testid="stPlotlyChart"] .main-svg', 'chart');
   add('[data-testid="stDataFrame"], [data-testid="stTable"] table, [data-testid="stMarkdownContainer"] table',
@@ -76,10 +78,10 @@ MEASURE_JS = r"""
   for (const [el, what] of checks) {
     const problem = clipped(el, what);
     if (problem) return problem;
-    // text cut inside the element itself (text-overflow: ellipsis, a fixed width)
+    // content cut inside the element itself (overflow hidden, text-overflow: ellipsis, a fixed width)
     const s = getComputedStyle(el);
-    if (what === 'link text' && (s.overflowX === 'hidden' || s.overflowX === 'clip')
-        && el.scrollWidth > el.clientWidth + 1) return `link text cut inside itself: ${name(el)}`;
+    if ((s.overflowX === 'hidden' || s.overflowX === 'clip') && el.scrollWidth > el.clientWidth + 1)
+      return `${what} cut inside itself (${el.scrollWidth} > ${el.clientWidth} px): ${name(el)}`;
   }
   for (const plot of main.querySelectorAll('.js-plotly-plot')) {
     if (!visible(plot)) continue;
@@ -200,6 +202,6 @@ def test_the_measure_names_a_formula_cut_by_its_container(server_url):
             block.style.width = '120px';
         }""")
         problem = page.evaluate(MEASURE_JS)
-        assert problem.startswith("formula cut by "), problem
+        assert problem.startswith("formula cut "), problem
         page.evaluate("() => { document.querySelector('.katex-display').style.overflowX = 'auto'; }")
         assert page.evaluate(MEASURE_JS) == ""
