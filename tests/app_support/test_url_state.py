@@ -191,9 +191,10 @@ def test_duplicate_names_are_refused():
 
 # ---------------------------------------------------------------- the Compare page's state
 COMPARE, CMP = page_state("compare")
-CMP_DEFAULTS = {"samples": ("balloons", "iris", "monks2"), "clf": CMP["CLASSIFIERS"], "disc": "mdl",
+CMP_DEFAULTS = {"samples": ("balloons", "iris", "monks2"), "clf": CMP["DEFAULT_LABELS"], "disc": "mdl",
                 "bins": 5, "missing": "impute", "folds": 5, "repeats": 2, "seed": 0, "s": 1.0,
-                "eps": 0.05, "alpha": 0.75}
+                "eps": 0.05, "alpha": 0.75, "signif": 0.1, "match": "none", "bayes": False, "rope": 0.01,
+                "sets": False, "fig001": False, "reject": False, "d": 0.2}
 
 
 def test_compare_defaults():
@@ -204,7 +205,9 @@ def test_compare_shared_link_round_trip():
     clf = CMP["CLASSIFIERS"][:2]
     query = {"samples": "iris,weather", "clf": ",".join(clf), "disc": tuple(CMP["DISCRETISERS"])[-1],
              "bins": "7", "missing": tuple(CMP["MISSING_CHOICES"])[-1], "folds": "3", "repeats": "4",
-             "seed": "42", "s": "2.5", "eps": "0.1", "alpha": "0.9"}
+             "seed": "42", "s": "2.5", "eps": "0.1", "alpha": "0.9", "signif": "0.2",
+             "match": tuple(CMP["MATCH_CHOICES"])[-1], "bayes": "1", "rope": "0.02", "sets": "1",
+             "fig001": "1", "reject": "1", "d": "0.3"}
     values = COMPARE.read(query)
     assert values["samples"] == ("iris", "weather") and values["clf"] == clf
     assert (values["bins"], values["folds"], values["repeats"], values["seed"]) == (7, 3, 4, 42)
@@ -216,6 +219,7 @@ def test_compare_shared_link_round_trip():
     ("samples", None), ("clf", "zzz"), ("clf", ""), ("disc", "nope"), ("bins", "1"), ("bins", "11"),
     ("missing", "drop_all"), ("folds", "1"), ("folds", "abc"), ("repeats", "0"), ("seed", "-1"),
     ("seed", "1000001"), ("s", "0"), ("s", "nan"), ("eps", "1.5"), ("alpha", "0"), ("alpha", "abc"),
+    ("match", "zzz"), ("d", "0.7"), ("d", "abc"), ("rope", "-1"), ("signif", "2"), ("bayes", "maybe"),
 ])
 def test_compare_bad_values_fall_back(name, raw):
     assert COMPARE.read({name: raw}) == CMP_DEFAULTS
