@@ -205,3 +205,22 @@ def test_the_measure_names_a_formula_cut_by_its_container(server_url):
         assert problem.startswith("formula cut "), problem
         page.evaluate("() => { document.querySelector('.katex-display').style.overflowX = 'auto'; }")
         assert page.evaluate(MEASURE_JS) == ""
+
+
+def test_print_layout_has_no_sidebar_or_header_and_charts_fit_the_page(server_url):
+    """Printed (print media at an A4 portrait page's width in CSS pixels): the sidebar, the header and the
+    toolbars are gone and every chart fits the page's width."""
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server_url + "intervals_vs_n", wait_until="domcontentloaded")
+        settle(page)
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 760, "height": 1100})
+        page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .main-svg')].every("
+                               "s => s.getBoundingClientRect().right <= 760)", timeout=20_000)
+        shown = page.evaluate("""() => ['stSidebar', 'stHeader', 'stToolbar'].filter(id => {
+            const el = document.querySelector(`[data-testid="${id}"]`);
+            return el && getComputedStyle(el).display !== 'none';
+        })""")
+        assert shown == []
+        assert page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == 2
