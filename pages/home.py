@@ -7,7 +7,7 @@ import math
 import streamlit as st
 
 from app_support.home.model import N_TRAIN, S_GRID, live_example, set_size_figure
-from app_support.page import page_setup, show_chart, sync
+from app_support.page import columns_for_present, page_setup, present_mode, show_chart, sync
 from app_support.registry import by_section
 from app_support.url_state import Number, UrlState
 
@@ -52,14 +52,17 @@ st.markdown(
 @st.fragment
 def live_example_section() -> None:
     """The slider and what depends on it: moving s reruns only this part, from results shared by all."""
-    slider_col, _ = st.columns([1, 2])
+    present = present_mode()
+    left, right = columns_for_present((2, 3), stacked=True)     # on a projector: the chart beside them
+    slider_col = left if present else left.columns([1, 2])[0]
     s = slider_col.slider("s (hidden instances of the IDM)", S_GRID[0], S_GRID[-1], step=0.1,
                           format="%.1f", key="home_s", on_change=sync(STATE, "home_"),
                           help="The prior strength of the NCC. The NBC always uses s = 1.")
     s = STATE["s"].parse(str(s))                  # on the grid: 0.30000000000000004 -> 0.3
     view = live_example()[s]
     scores, split = view["scores"], view["split"]
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3, c4 = [col for row in ([left.columns(2), left.columns(2)] if present else [left.columns(4)])
+                      for col in row]
     c1.metric("NCC determinacy", percent(scores["determinacy"]),
               help="Share of test instances for which NCC returns a single class.")
     c2.metric("NCC single accuracy", percent(scores["single_accuracy"]),
@@ -69,7 +72,7 @@ def live_example_section() -> None:
     c4.metric("NBC accuracy on NCC's sets", percent(split["accuracy_indeterminate"]),
               help=f"Accuracy of the NBC on the {view['indeterminate']} test instances where NCC returns "
                    "two or more classes (— if there are none).")
-    show_chart(set_size_figure(s), key="set_sizes")
+    show_chart(set_size_figure(s), key="set_sizes", where=right)
 
 
 live_example_section()

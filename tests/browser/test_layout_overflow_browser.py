@@ -224,3 +224,24 @@ def test_print_layout_has_no_sidebar_or_header_and_charts_fit_the_page(server_ur
         })""")
         assert shown == []
         assert page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == 2
+
+
+def test_present_mode_larger_type_sidebar_folded_and_the_slider_beside_its_chart(server_url):
+    """?present=1 at 1280x720: the base type is larger than the ordinary 16 px, the sidebar is folded away,
+    and Home's slider sits beside its chart (the chart's left edge right of the slider), both in one screen
+    once the slider is scrolled into view; nothing is clipped there either."""
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(server_url + "?present=1", wait_until="domcontentloaded")
+        settle(page)
+        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") > 16
+        main = page.get_by_test_id("stMainBlockContainer").bounding_box()
+        assert main["x"] < 100, main                     # the sidebar folded: the page starts at the left
+        slider = page.get_by_role("slider").first
+        slider.scroll_into_view_if_needed()
+        chart = page.get_by_test_id("stPlotlyChart").first
+        sync_api.expect(chart).to_be_visible(timeout=30_000)
+        s_box, c_box = slider.bounding_box(), chart.bounding_box()
+        assert c_box["x"] > s_box["x"] + s_box["width"], (s_box, c_box)
+        assert c_box["y"] < 720 and s_box["y"] + s_box["height"] < 720, (s_box, c_box)
+        assert page.evaluate(MEASURE_JS) == ""
