@@ -16,9 +16,12 @@ Reported: answers sent, rows in the database (read with ``ClassStore`` on the sa
 answers sent — none lost), answer latency p50 / p95 / max, and the seconds from the last answer's end to
 the teacher's count showing every answer.  ``--flood``: a second class of the same size in which one extra
 student resubmits 20 times a second during the window (never waiting for a run); its row gives the other
-students' p95 and the ratio to the plain class's (the flooder must not slow them); ``--flood-first`` runs
-it first (the second class of a run tends to be slower).  Latencies are also split by worker (HAProxy's
-``CREDAL_WORKER`` cookie), so the flooder's own worker can be told from the other.
+students' p95 and the ratio to the plain class's (the flooder must not slow them).  ``--repeat N`` runs N
+classes of each kind in ABBA order (plain, flood, flood, plain, …; ``--flood-first``: flood first) and
+the summary row compares medians: on a shared machine the load drifts, and a later class of a run tends
+to be slower, so one pair alone mostly measures the order (measured: plain-then-flood gave a ratio of
+9.2, flood-then-plain 0.47, with the same server CPU in both classes of each pair).  Latencies are also
+split by worker (HAProxy's ``CREDAL_WORKER`` cookie), so the flooder's own worker can be told apart.
 
 The class database: ``--start serve`` gives serve.sh's workers ``CREDAL_CLASS_DB`` = ``--db`` (default: a
 fresh SQLite file in a temporary folder); with ``--url`` pass the server's own ``--db``.
@@ -204,6 +207,36 @@ async def run_class(url: str, store, args, flood: bool, tree: ProcessTree | None
     return row
 
 
+def class_order(flood: bool, repeat: int, flood_first: bool = False) -> list[bool]:
+    """Which classes run, in order (True: the flooded one): ``repeat`` plain ones, and with ``flood`` as
+    many flooded ones in ABBA order (plain, flood, flood, plain, ...) — the machine's load drifts and a
+    later class of a run tends to be slower, so neither kind always comes first."""
+    if not flood:
+        return [False] * repeat
+    pairs = [[False, True] if (r % 2 == 0) != flood_first else [True, False] for r in range(repeat)]
+    return [kind for pair in pairs for kind in pair]
+
+
+def flood_summary(rows: list[dict]) -> dict:
+    """The others' answer p95 and the server's CPU while answering, median over the plain and over the
+    flooded classes, and their ratios (flooded / plain)."""
+    import statistics
+
+    def median(kind, pick):
+        values = [pick(r) for r in rows if r["class"] == kind and pick(r) is not None]
+        return statistics.median(values) if values else None
+
+    p95 = {k: median(k, lambda r: r["answer"]["p95"]) for k in ("plain", "flood")}
+    cpu = {k: median(k, lambda r: r["server_cpu_s_answering"]) for k in ("plain", "flood")}
+    return {"class": "summary", "runs_each": sum(r["class"] == "plain" for r in rows),
+            "plain_p95_median": p95["plain"], "flood_p95_median": p95["flood"],
+            "p95_ratio": p95["flood"] / p95["plain"] if p95["plain"] else None,
+            "plain_p95s": [r["answer"]["p95"] for r in rows if r["class"] == "plain"],
+            "flood_p95s": [r["answer"]["p95"] for r in rows if r["class"] == "flood"],
+            "plain_cpu_median": cpu["plain"], "flood_cpu_median": cpu["flood"],
+            "cpu_ratio": cpu["flood"] / cpu["plain"] if cpu["plain"] else None}
+
+
 def _key_of(browser) -> str | None:
     if browser is None:
         return None
@@ -254,17 +287,18 @@ async def main_async(args) -> list[dict]:
                                                           for _ in range(args.workers)]))
             for w in warm:
                 await w.close()
-            order = [False, True] if args.flood else [False]
             rows = []
-            for flood in (order[::-1] if args.flood_first else order):
+            for flood in class_order(args.flood, args.repeat, args.flood_first):
                 rows.append(await run_class(url, store, args, flood=flood, tree=tree))
                 print_row(rows[-1])
             if args.flood:
-                plain, flooded = sorted(rows, key=lambda r: r["class"] == "flood")
-                base = plain["answer"]["p95"]
-                flooded["p95_ratio_to_plain"] = flooded["answer"]["p95"] / base if base else None
-                print(f"flood p95 / plain p95 = {flooded['p95_ratio_to_plain']:.2f}", flush=True)
-                for row in rows:
+                summary = flood_summary(rows)
+                rows.append(summary)
+                print(f"others' answer p95, median over {summary['runs_each']} classes each: plain "
+                      f"{summary['plain_p95_median']:.2f} s, flood {summary['flood_p95_median']:.2f} s, "
+                      f"ratio {summary['p95_ratio']:.2f}; server CPU while answering: ratio "
+                      f"{summary['cpu_ratio']:.2f}", flush=True)
+                for row in rows[:-1]:
                     print(f"{row['class']:<6} answer p95 by worker: "
                           + ", ".join(f"{w} {v['p95']:.2f} s (n {v['n']})"
                                       for w, v in row["answer_by_worker"].items())
@@ -303,7 +337,9 @@ def parse_args(argv=None):
                         help="seconds to wait for the teacher's count after the last answer")
     parser.add_argument("--flood", action="store_true", help="also a class with one student resubmitting")
     parser.add_argument("--flood-first", action="store_true",
-                        help="run the flooded class first (the second class of a run tends to be slower)")
+                        help="start with a flooded class (then ABBA: flood, plain, plain, flood, ...)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="classes of each kind (with --flood in ABBA order; the summary takes medians)")
     parser.add_argument("--flood-rate", type=float, default=20.0, help="the flooder's resubmits per second")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=0)
@@ -322,7 +358,7 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), "rows": rows}, indent=2,
                                               default=str))
-    return 0 if all(r["answers_lost"] == 0 and r["errors"] == 0 for r in rows) else 1
+    return 0 if all(r["answers_lost"] == 0 and r["errors"] == 0 for r in rows if "answers_lost" in r) else 1
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ Scenarios (``run``):
   of one to three steps, so students meet each other's cached values as a class does). On Determinacy
   curves the widget is the indicator shown after the page's first run; on Compare each student presses
   "Run the comparison" once with a seed of their own (a real cross-validation each).
+  Lesson steps are scenarios too, ``lesson-<lesson id>-<step>`` (every step whose live widget is a
+  slider): the Lessons page at that step, "Show the answer" pressed (counted in the first render), then
+  the step's slider moved.
   With ``--deadline`` no student starts a move after that many seconds (slow pages would otherwise make
   a scenario last many minutes); the moves left are reported as ``moves_cut``.
 - ``mixed``: ``--mixed-compare`` students (10) run comparisons on Compare while ``--mixed-sliders`` (20)
@@ -105,6 +108,10 @@ class PageSpec:
         Regular expression matched against the widget labels (search, not full match).
     query : str
         Query string of the deep link the student opens.
+    press : str
+        A button pressed once after the first render, before the widget is looked for (a lesson step's
+        "Show the answer": the step's live widget and figure come after the answer); its run counts in
+        the first render's time.
     """
 
     name: str
@@ -112,6 +119,7 @@ class PageSpec:
     kind: str
     label: str
     query: str = ""
+    press: str = ""
 
 
 # The control a student moves on each page: (widget kind, label pattern[, deep-link query]); the pages and
@@ -131,7 +139,25 @@ CONTROLS = {
 }
 PAGES = {entry.stem: PageSpec(entry.stem, entry.url_path, *CONTROLS[entry.stem])
          for entry in registered_pages() if entry.stem in CONTROLS}
-SLIDER_PAGES = [name for name in PAGES if name != "compare"]
+
+
+def _lesson_steps() -> dict[str, PageSpec]:
+    """Every lesson step whose live widget is a slider, as a scenario ``lesson-<lesson id>-<step>``: the
+    Lessons page at ``?lesson=<id>&step=<n>&seed=1`` (one seed: the students share the step's numbers, as
+    a class does), the step's slider moved."""
+    from app_support.lessons.catalogue import lessons
+
+    lessons_page = next(entry for entry in registered_pages() if entry.stem == "lessons")
+    return {f"lesson-{item.id}-{n}": PageSpec(f"lesson-{item.id}-{n}", lessons_page.url_path, "slider",
+                                              "^" + re.escape(step.widget.label) + "$",
+                                              f"lesson={item.id}&step={n}&seed=1", "^Show the answer$")
+            for item in lessons() for n, step in enumerate(item.steps, start=1)
+            if step.widget.kind != "toggle"}
+
+
+LESSON_STEPS = _lesson_steps()
+PAGES.update(LESSON_STEPS)
+SLIDER_PAGES = [name for name in PAGES if name != "compare" and name not in LESSON_STEPS]
 MIXED_SLIDER_PAGES = ["home", "profile_likelihood", "intervals_vs_n", "aode_weights", "classifier_selection"]
 
 
@@ -688,6 +714,11 @@ async def slider_student(url: str, spec: PageSpec, outcome: Outcome, moves: int,
     first, reruns = None, []
     try:
         first = await student.open(spec.url_path, spec.query)
+        if spec.press:
+            button = student.find("button", spec.press)
+            if button is None:
+                raise ProtocolError(f"no button matching {spec.press!r} on page {spec.name}")
+            first += await student.submit(button)
         widget = student.find_for(spec)
         if start_moving is not None:
             await start_moving.wait()

@@ -12,11 +12,13 @@ import argparse
 import asyncio
 import random
 import textwrap
+import urllib.parse
 
 import pytest
 
 from benchmarks.load_test import (
     FINISHED,
+    LESSON_STEPS,
     PAGES,
     ProcessTree,
     Student,
@@ -161,4 +163,43 @@ def test_the_scenarios_are_registered_pages_at_their_addresses():
 
     assert set(CONTROLS) <= {entry.stem for entry in REGISTRY}
     for name, spec in PAGES.items():
+        if name in LESSON_STEPS:
+            continue
         assert name in CONTROLS and spec.name == name and spec.url_path == page(name).url_path
+
+
+def test_every_lesson_step_with_a_slider_is_a_scenario_on_the_lessons_page():
+    from app_support.lessons.catalogue import lessons as all_lessons
+    from app_support.lessons.catalogue import locate
+    from app_support.registry import page
+
+    expected = {(item.id, n) for item in all_lessons() for n, step in enumerate(item.steps, start=1)
+                if step.widget.kind != "toggle"}
+    found = set()
+    for name, spec in LESSON_STEPS.items():
+        where = locate(dict(urllib.parse.parse_qsl(spec.query)))
+        assert spec.url_path == page("lessons").url_path and spec.kind == "slider"
+        found.add((where.lesson.id, where.step + 1))
+        assert name == f"lesson-{where.lesson.id}-{where.step + 1}"
+    assert found == expected
+
+
+def test_a_lesson_steps_slider_moves(app_url):
+    url, _ = app_url
+    spec = LESSON_STEPS["lesson-naive-credal-2"]
+
+    async def drive():
+        student = Student(url, timeout=120)
+        try:
+            await student.open(spec.url_path, spec.query)
+            assert student.find("slider") is None                  # predict first: no figure yet
+            await student.submit(student.find("button", spec.press))
+            slider = student.find_for(spec)
+            assert student.find("slider", spec.label) is slider          # the step's own slider, by label
+            before = list(student.values[slider.proto.id])
+            await student.move(slider, random.Random(0), walk=1)
+            assert student.values[slider.proto.id] != before and student.errors == []
+        finally:
+            await student.close()
+
+    asyncio.run(drive())
