@@ -53,7 +53,7 @@ st.markdown(
 def live_example_section() -> None:
     """The slider and what depends on it: moving s reruns only this part, from results shared by all."""
     present = present_mode()
-    left, right = columns_for_present((2, 3), stacked=True)     # on a projector: the chart beside them
+    left, right = columns_for_present((1, 1), stacked=True)     # on a projector: the chart beside them
     slider_col = left if present else left.columns([1, 2])[0]
     s = slider_col.slider("s (hidden instances of the IDM)", S_GRID[0], S_GRID[-1], step=0.1,
                           format="%.1f", key="home_s", on_change=sync(STATE, "home_"),
