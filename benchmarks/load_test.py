@@ -136,6 +136,9 @@ CONTROLS = {
     # "run": the student presses the form's submit button with a seed of their own; the indicator
     # selectbox (outside the form) is the control used by cpu-per-rerun
     "compare": ("selectbox", r"^Indicator to compare"),
+    "network_likelihood": ("slider", r"^Cut-off β"),
+    "earlier_credal": ("slider", r"^IDM strength s"),
+    "missing_values": ("slider", r"^s \("),
 }
 PAGES = {entry.stem: PageSpec(entry.stem, entry.url_path, *CONTROLS[entry.stem])
          for entry in registered_pages() if entry.stem in CONTROLS}
