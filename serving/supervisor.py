@@ -11,6 +11,9 @@ Why each piece (measured; see docs/serving_a_class.md):
   server's CPU under load (CPU per rerun 0.17 -> 0.08 s without it).
 - Health checks take a dead or hung worker out of rotation; a worker that exits is restarted (up to
   :data:`MAX_RESTARTS` times); when HAProxy exits, everything stops.
+- Workers start through :mod:`serving.worker` (Streamlit's command line with its legacy pages-directory
+  mode off): a fresh or restarted worker's first link, e.g. a student's ``/class?code=…``, lands in
+  app.py's navigation instead of popping up "Page not found".
 - Every worker gets the same cookie secret (through the environment, not the command line), so cookies
   signed by one worker stay valid when HAProxy redispatches a browser to another.
 """

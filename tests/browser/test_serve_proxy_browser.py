@@ -115,7 +115,8 @@ def test_two_machines_behind_the_proxy_deep_link_upload_alternation_and_a_clean_
 
             children = psutil.Process(proc.pid).children(recursive=True)
             commands = [" ".join(child.cmdline()) for child in children]
-            assert sum("streamlit run app.py" in c and "--runner.postScriptGC false" in c
+            # the local worker: Streamlit's command line through serving.worker (legacy pages mode off)
+            assert sum("-m serving.worker run app.py" in c and "--runner.postScriptGC false" in c
                        for c in commands) == 1
             assert any("haproxy" in c for c in commands)
             proc.send_signal(signal.SIGTERM)
