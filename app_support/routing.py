@@ -13,6 +13,10 @@ anything of ours runs (streamlit/streamlit#9624).  Two ways out:
   started otherwise (``streamlit run app.py``) meets its first deep link, so `app.py`'s
   `st.navigation` takes over with the URL and its query parameters intact.
 
+Nothing in `app.py` can avoid the dialog: the legacy mode's navigation sends "Page not found" before
+`app.py` runs (tried: a hand-over at the top of `app.py` still showed the dialog, then Home).  So a
+server should start through ``serving.worker`` (``python -m serving.worker run app.py …``).
+
 Both use a private attribute of the pinned streamlit and do nothing if it is absent (a future version).
 """
 from __future__ import annotations
