@@ -7,4 +7,6 @@ source scripts/_venv.sh
 ensure_venv requirements.txt
 warm_kernels
 
-exec .venv/bin/streamlit run app.py --server.address 127.0.0.1 --server.port "${PORT:-8501}"
+# serving.worker: Streamlit with its legacy pages mode off, so a first link to /class?code=… opens the class
+# (not a "Page not found" dialog: the URL path differs from the page file name)
+exec .venv/bin/python -m serving.worker run app.py --server.address 127.0.0.1 --server.port "${PORT:-8501}"

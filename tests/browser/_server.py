@@ -52,7 +52,7 @@ def wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 60.0) 
 def _start(log_name: str, own_session: bool = False) -> tuple[str, subprocess.Popen, object]:
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
+    cmd = [sys.executable, "-m", "serving.worker", "run", "app.py",       # as app.sh and serve.sh start it
            "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     OUTPUT.mkdir(exist_ok=True)
