@@ -21,6 +21,7 @@ from app_support.aode_weights.model import (
 from app_support.data import sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, sync, write_url
+from app_support.text import cite
 from app_support.url_state import UrlState
 
 DATA_LABELS = {"synthetic_nb": "synthetic_nb (300 rows, 8 features, 3 classes)",
@@ -46,15 +47,15 @@ STATE = state()
 page_setup(None, STATE, prefix=KEY)                                                   # then what follows it
 write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})   # the values in use
 st.markdown(
-    "AODE averages $k$ **SPODEs** — naive-Bayes-like models in which one feature $A_j$ (the "
+    cite("AODE averages $k$ **SPODEs** — naive-Bayes-like models in which one feature $A_j$ (the "
     "*super-parent*) is a parent of all the others. Paper 001 asks how to *weight* them: by Bayesian "
     "model averaging (**BMA-AODE**) or by **compression coefficients** (**COMP-AODE**), and then makes both "
-    "credal (**BMA-AODE\\***, **COMP-AODE\\***) by letting the prior over the SPODEs range over a set."
+    "credal (**BMA-AODE\\***, **COMP-AODE\\***) by letting the prior over the SPODEs range over a set.")
 )
 st.caption(
-    "This AODE is paper 001's: the mean of the SPODEs' *posteriors* P(c | a, s_j), every feature a "
+    cite("This AODE is paper 001's: the mean of the SPODEs' *posteriors* P(c | a, s_j), every feature a "
     "super-parent. It is not Webb et al.'s / Weka's AODE, which averages the *joints* P(c, a | s_j) and "
-    "leaves out SPODEs whose super-parent value was seen fewer than m times in training (Weka: m = 1)."
+    "leaves out SPODEs whose super-parent value was seen fewer than m times in training (Weka: m = 1).")
 )
 st.latex(r"LL_j = \sum_{i=1}^n \log P(c^{(i)} \mid \mathbf a^{(i)}, s_j)"
          r"\qquad w^{\rm BMA}_j \propto e^{LL_j}\ \ (\text{pruned below } L_{\max}/10^4)")
@@ -82,7 +83,7 @@ def models_and_instance() -> None:
     c1, c2 = st.columns(2)
     epsilon = c1.slider("ε (prior lower bound of every SPODE; prior of the null model)", EPS_MIN, EPS_MAX,
                         step=EPS_STEP, format="%.3f", key=KEY + "eps", on_change=sync(STATE, KEY),
-                        help="0.01 in paper 001. The credal sets need (k+1)·ε ≤ 1.")
+                        help=cite("0.01 in paper 001. The credal sets need (k+1)·ε ≤ 1."))
     n_train = c2.slider("Training rows (a fixed random subset)", 4, n_rows, key=KEY + "n",
                         on_change=sync(STATE, KEY), help="The models of sections 1 and 2 are fitted on this "
                                                          "many rows.")

@@ -26,6 +26,7 @@ from app_support.classifier_selection.model import (
 )
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
+from app_support.text import cite
 from app_support.url_state import UrlState
 
 DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weather": "Weather (14 rows)",
@@ -69,13 +70,14 @@ url = page_setup(None, STATE, prefix=KEY)
 for col, value in zip(column_values(name), url["x"]):
     st.session_state.setdefault(typed_key(name, col), value)
 st.markdown(
-    "Two naive Bayes classifiers **C1** and **C2** look at different features. For a new instance, which "
+    cite(
+        "Two naive Bayes classifiers **C1** and **C2** look at different features. For a new instance, which "
     "one should we trust? Paper 004 measures how **robust** each prediction is: the *critical "
     "perturbation threshold* is the largest amount $s$ of imprecision (an imprecise Dirichlet model "
     "around the Laplace-smoothed counts) that the classifier can absorb without its answer becoming "
     "indeterminate. Every training instance becomes a point (threshold of C1, threshold of C2) on the "
     "**threshold plane**; a new instance is handed to the classifier that was right more often among "
-    "its $k$ nearest training points."
+    "its $k$ nearest training points.")
 )
 st.latex(r"P(c)=\frac{n(c)+1+s\,t(c)}{n+|\mathcal C|+s},\qquad "
          r"P(f_i\mid c)=\frac{n(c,f_i)+1+s\,t_{i,c}(f_i)}{n(c)+|\mathcal F_i|+s}"
@@ -84,42 +86,46 @@ st.latex(r"s^*(x)=\sup\{s\ge 0:\ \text{every such NBC predicts the Laplace NBC's
 st.latex(r"\text{use C2 for } x \iff \sum_{i\in N_k(x)}[\,C_2(x_i)=y_i\,]"
          r" \;>\; \sum_{i\in N_k(x)}[\,C_1(x_i)=y_i\,]")
 st.markdown(
-    "where $N_k(x)$ are the $k$ training instances whose points $(s_1^*(x_i), s_2^*(x_i))$ are nearest to "
+    cite(
+        "where $N_k(x)$ are the $k$ training instances whose points $(s_1^*(x_i), s_2^*(x_i))$ are "
+        "nearest to "
     "$(s_1^*(x), s_2^*(x))$ — Euclidean or Chebyshev ($\\max(|\\Delta s_1|, |\\Delta s_2|)$) distance; "
     "ties of the two counts go to C1. On categorical data many training instances share the same point, "
     "so the $k$-th nearest point is often one of several at the same distance. 004 does not say which to "
     "take; here **all of them** count, so $N_k(x)$ may hold more than $k$ rows and the choice never "
-    "depends on the order of the rows in the file:"
+    "depends on the order of the rows in the file:")
 )
 st.latex(r"N_k(x)=\{\,i:\ d(x,x_i)\le d_{(k)}(x)\,\},\qquad d_{(k)}(x)=\text{the }k\text{-th smallest "
          r"of the distances } d(x,x_i)")
 st.info(
-    "**Try this:** the default view is Balloons (004's data set; C1 = all four features, C2 = colour, "
+    cite("**Try this:** the default view is Balloons (004's data set; C1 = all four features, C2 = colour, "
     "act, age), split 0, test row 4, where C1 says F and C2 says T (the truth). At k = 3 its three "
     "nearest training rows sit exactly on its own point of the plane; C2 was right on 2 of them, C1 on 1, "
     "so the selector hands the instance to C2 and is right. Drag **k** to 4: the next point is shared by "
     "4 more rows, all of them count, and on those 7 rows C1 was right 4 times against 3 for C2 — C1 is "
     "used and the answer is wrong. Watch the green diamonds (Euclidean) and purple stars (Chebyshev) "
     "spread as k grows. The curve at the bottom is 004 Fig. 3: the selectors beat both classifiers at "
-    "small k."
+    "small k.")
 )
 
 c1, c2, c3 = st.columns(3)
 c1.selectbox("Data set", list(DATASETS), format_func=DATA_LABELS.get, key=KEY + "data",
              on_change=on_data_change)
 f1 = c2.multiselect("Features of C1", columns, key=KEY + "f1",
-                    help="Default: 004 Table 1 (Balloons) or the best subset found by sequential forward "
-                         "selection (SFS) on the whole data set.")
+                    help=cite(
+                        "Default: 004 Table 1 (Balloons) or the best subset found by sequential forward "
+                         "selection (SFS) on the whole data set."))
 f2 = c3.multiselect("Features of C2", columns, key=KEY + "f2",
-                    help="Default: 004 Table 1 (Balloons) or the second-best subset found by SFS.")
+                    help=cite("Default: 004 Table 1 (Balloons) or the second-best subset found by SFS."))
 c1, c2 = st.columns(2)
 mode = c1.radio("Training thresholds", list(MODE_LABELS), key=KEY + "mode", format_func=MODE_LABELS.get,
                 horizontal=True,
-                help="Resubstitution (as 004 reads): thresholds and hits of the training rows come from C1 "
+                help=cite(
+                    "Resubstitution (as 004 reads): thresholds and hits of the training rows come from C1 "
                      "and C2 learned on the whole training set. Out-of-fold: each training row is scored by "
-                     "classifiers learned without it.")
+                     "classifiers learned without it."))
 runs = c2.slider("Number of random 70/30 splits (sections 2 and 3)", 10, 100, step=10, key=KEY + "runs",
-                 help="004 averages over 100 random 70/30 splits.")
+                 help=cite("004 averages over 100 random 70/30 splits."))
 classes = sorted(map(str, pd.unique(pd.Series(y))))
 if len(classes) > 2:
     st.info(f"This data set has {len(classes)} classes ({', '.join(classes)}). A classifier is *right* on "
@@ -143,7 +149,7 @@ def instance_and_curve() -> None:
         st.rerun()        # this move stopped Table 2: redraw the page, whose section 3 says so
     c1, c2, c3 = st.columns(3)
     k = c1.slider("k (nearest training points)", K_MIN, K_MAX, key=KEY + "k",
-                  help="004 Fig. 3 varies k from 2 to 20; its best value on Balloons is 3.")
+                  help=cite("004 Fig. 3 varies k from 2 to 20; its best value on Balloons is 3."))
     distance = c2.radio("Distance used for the decision", list(DISTANCES), key=KEY + "dist",
                         format_func=DISTANCE_LABELS.get, horizontal=True,
                         help="The plot shows the neighbours under both distances.")
@@ -186,7 +192,7 @@ def instance_and_curve() -> None:
                               described=described, truth=truth))
     st.table(view["table"])
 
-    st.header("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)")
+    st.header(cite("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)"))
     settings = (name, f1t, f2t, int(runs), mode)
     if st.session_state.get(KEY + "curve", (None,))[0] != settings:    # not on every k: a cache hit
         try:                                                             # replays the run's progress
@@ -202,7 +208,7 @@ def instance_and_curve() -> None:
 @st.fragment
 def table_2() -> None:
     """Section 3: 004 Table 2 on demand, a long run in the worker processes (with a Stop button)."""
-    st.header("3. 004 Table 2: k chosen by cross-validation")
+    st.header(cite("3. 004 Table 2: k chosen by cross-validation"))
     show = st.toggle("Compute Table 2 for this data set (k chosen by 5-fold CV on each training set — "
                      "slower)", key=KEY + "table2", on_change=to_url)
     if not show:

@@ -38,7 +38,7 @@ from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, sync, write_url
 from app_support.paper_001_figures import relative_utility_figure, safe_vs_prior_dependent_figure
-from app_support.text import plain
+from app_support.text import cite, plain
 from app_support.uploads import LIMITS, load_table
 from app_support.url_state import Choice, Flag, Names, Number, UrlState
 from credal_core.data.column_checks import many_valued_integer_columns, many_valued_integer_message
@@ -79,13 +79,14 @@ def discretise_column(numeric_key: str, column: str) -> None:
 # ---------------------------------------------------------------- the page
 page_setup("Compare on your data", STATE, prefix=KEY)
 st.markdown(
-    "Upload one or more CSV or ARFF files (or pick sample data sets), choose the class column, and every "
+    cite(
+        "Upload one or more CSV or ARFF files (or pick sample data sets), choose the class column, and every "
     "classifier of the explorer is cross-validated on them. Numeric columns are discretised **inside each "
     "training fold** (the test fold never influences its own cut points); missing values are imputed from "
     "the training fold, kept as a category, skipped by the classifiers (missing at random), or — for the "
     "columns you name — treated conservatively as NCC2 does. Credal classifiers are scored by their "
     "determinacy, their accuracy when determinate, and utilities that reward a correct set less than a "
-    "correct single class (001 §3.3); every figure is the **mean over folds** (± its standard deviation):")
+    "correct single class (001 §3.3); every figure is the **mean over folds** (± its standard deviation):"))
 st.latex(r"x_i = \frac{[\,c_i \in \text{set}_i\,]}{|\text{set}_i|},\qquad u_{65}(x) = -0.6x^2 + 1.6x,\qquad "
          r"u_{80}(x) = -1.2x^2 + 2.2x")
 
@@ -183,10 +184,11 @@ with st.form("cmp_settings"):
     k1.slider("Conformal sets: significance ε (coverage ≥ 1 − ε on average)", 0.01, 0.5, step=0.01,
               key=KEY + "signif")
     k2.selectbox("Conformal sets: matched determinacy", list(MATCH_CHOICES), format_func=MATCH_CHOICES.get,
-                 key=KEY + "match", help="Inside each training fold, choose the conformal significance so "
+                 key=KEY + "match", help=cite(
+                     "Inside each training fold, choose the conformal significance so "
                  "that the sets are as determinate as this credal classifier's (at its default parameters) — "
                  "paper 000 compares classifiers at matched determinacy. The coverage guarantee then no "
-                 "longer holds exactly.")
+                 "longer holds exactly."))
     submitted = st.form_submit_button("Run the comparison", type="primary")
 
 settings = {field.name: st.session_state[KEY + field.name] for field in STATE}
@@ -248,10 +250,10 @@ for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared
                            "text/html", key=f"cmp_dl_scatter_{key}")
         d4.download_button("Utilities (HTML)", lambda fig=bars: figure_html(fig), f"{key}_utilities.html",
                            "text/html", key=f"cmp_dl_bars_{key}")
-st.caption("Precise classifiers are determinate everywhere (single accuracy = accuracy). "
+st.caption(cite("Precise classifiers are determinate everywhere (single accuracy = accuracy). "
            "‘Precise acc. (indet.)’ is the accuracy of each credal classifier's precise counterpart on the "
            "instances where it returns several classes (NBC-I of 000 §5): the lower, the better the credal "
-           "classifier isolates hard instances. Brier loss: 001's (1 − P(true class))², lower is better.")
+           "classifier isolates hard instances. Brier loss: 001's (1 − P(true class))², lower is better."))
 st.download_button("All data sets, per fold (CSV)",
                    lambda: csv_bytes(pd.concat(all_folds, ignore_index=True)), "comparison_folds.csv",
                    "text/csv", key="cmp_dl_all")
@@ -288,9 +290,9 @@ def across_section() -> None:
     if f.note:
         st.caption(f.note)
     show_chart(view["figure"], key="cmp_cd")
-    st.caption("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not "
+    st.caption(cite("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not "
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
-               "classifiers.")
+               "classifiers."))
     st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
     first = [c for c in ("classifier_a", "classifier_b", "p_value", "significant", "better", "note")
              if c in result.pairs.columns]                 # the verdict first: nothing hidden at the right
@@ -379,7 +381,7 @@ sets_section()
 
 @st.fragment
 def paper_section() -> None:
-    st.subheader("7 · Paper 001's Figs. 5-7 from these results")
+    st.subheader(cite("7 · Paper 001's Figs. 5-7 from these results"))
     if not st.toggle("Show 001 Figs. 5, 6 and 7", key=KEY + "fig001", on_change=url_sync):
         return
     fig5, fig6 = fig5_frame(summaries), fig6_frame(summaries)

@@ -13,6 +13,7 @@ from app_support.determinacy_curves.figures import INDICATOR_LABELS, determinacy
 from app_support.determinacy_curves.model import indicator_figures, run_experiment, summaries
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
+from app_support.text import cite
 from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
 from credal_core.experiments.determinacy import check_settings
 from credal_core.experiments.paper_000 import PAPER_TABLE1
@@ -46,12 +47,12 @@ def percent(x: float) -> str:
 # ---------------------------------------------------------------- the page
 page_setup("Determinacy curves", STATE, prefix=KEY)
 st.markdown(
-    "A credal classifier answers with a **set** of classes when the data cannot single one out. Its "
+    cite("A credal classifier answers with a **set** of classes when the data cannot single one out. Its "
     "**determinacy** is the share of instances it answers with one class. How fast it grows with the "
     "sample size says how cautious the classifier is. Paper 000 compares two cautious extensions of naive "
     "Bayes: the ε-contaminated naive credal classifier **NCC_ε** (the IDM's prior set, mixed with "
     "Perks' prior) and the likelihood-based **LNCC_α** (every model whose likelihood is at least α times "
-    "the best one)."
+    "the best one).")
 )
 left, right = st.columns(2)
 left.latex(r"\mathcal T_\epsilon = \{(1-\epsilon)\,t + \epsilon\, t_{\rm Perks} : "
@@ -134,11 +135,12 @@ if shown["source"] == "artificial" or n_sizes > 1:
 else:
     st.info("One training size only (whole folds): add training sizes to see the curve against d.")
 st.markdown(
-    "**Try this:** the NCC_ε curves (blue, dashed) climb steeply with d while the LNCC_α curves (orange) "
+    cite(
+        "**Try this:** the NCC_ε curves (blue, dashed) climb steeply with d while the LNCC_α curves (orange) "
     "stay flatter — the IDM's prior is swamped by data faster than the likelihood's α-cut shrinks "
     "(000 §5.1). Then change the number of features m: here both classifiers grow more determinate with "
     "more (informative) features, LNCC_α much faster than NCC_ε — at d = 25 and m = 30 LNCC_0.75 is "
-    "almost always determinate."
+    "almost always determinate.")
 )
 
 
@@ -158,15 +160,15 @@ def indicator_section() -> None:
 
 indicator_section()
 
-st.subheader("In the form of 000 Table 1")
+st.subheader(cite("In the form of 000 Table 1"))
 view = table1_view(summary, close)
 highlighted = view["close determinacy"] != ""
 st.dataframe(
     view.style.format({c: "{:.1f}" for c in ("Det", "Sgl-acc", "D-acc", "NBC-I", "u65", "u80")}, na_rep="—")
     .apply(lambda row: ["background-color: #fff3cd" if highlighted[row.name] else "" for _ in row], axis=1),
     hide_index=True, key="dc_table", height=min(36 * (len(view) + 1) + 4, 1200))
-st.caption("Percentages. Highlighted: NCC_ε / LNCC_α rows whose determinacies differ by at most one "
-           "point at the same d — the pairs 000 compares, finding them alike on every other indicator too.")
+st.caption(cite("Percentages. Highlighted: NCC_ε / LNCC_α rows whose determinacies differ by at most one "
+           "point at the same d — the pairs 000 compares, finding them alike on every other indicator too."))
 closest = close.drop_duplicates("d")[["d", "epsilon", "alpha", "NCC Det", "LNCC Det"]]
 if not closest.empty:
     st.markdown("Closest pair per sample size: " + "; ".join(

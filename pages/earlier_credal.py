@@ -26,7 +26,7 @@ from app_support.earlier_credal.model import (
     url_state,
 )
 from app_support.page import page_setup, show_chart, sync, write_url
-from app_support.text import plain
+from app_support.text import cite, plain
 from app_support.url_state import UrlState
 
 KEY = "ec_"        # session-state prefix of this page's widgets
@@ -48,11 +48,11 @@ page_setup(None, STATE, prefix=KEY)
 write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})
 url_sync = sync(STATE, KEY)
 st.markdown(
-    "Paper 001 §3.4 compares COMP-AODE\\* with the two earlier credal classifiers: **credal model "
+    cite("Paper 001 §3.4 compares COMP-AODE\\* with the two earlier credal classifiers: **credal model "
     "averaging** (CMA; Corani & Zaffalon 2008) — Bayesian model averaging over the naive Bayes classifiers "
     "on every subset of features, with each feature's prior probability of inclusion free in [0.1, 0.9] — "
     "and the **credal decision tree** (CDT; Abellán & Moral 2005) — splits chosen by the upper entropy of "
-    "the imprecise Dirichlet model (IDM), leaves with IDM class intervals.")
+    "the imprecise Dirichlet model (IDM), leaves with IDM class intervals."))
 c1, c2, c3 = st.columns(3)
 name = c1.selectbox("Data set", sample_names(), key=KEY + "data", on_change=on_data_change,
                     help="Shipped sample data (sample_data/).")
@@ -93,7 +93,7 @@ st.caption(f"The tree has {len(frame)} nodes, {int(frame['split'].isna().sum())}
 show_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree")
 
 # --- 3 · reject option
-st.subheader("3 · Credal classification against a reject option (001 §3.5)")
+st.subheader(cite("3 · Credal classification against a reject option (001 §3.5)"))
 st.markdown(
     "A precise classifier can **reject** an instance at a cost d (0 < d < 1/2; a right answer costs 0, a "
     "wrong one 1): it should reject when its top posterior p\\* is below 1 − d, since answering then costs "

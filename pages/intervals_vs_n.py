@@ -7,6 +7,7 @@ import streamlit as st
 
 from app_support.intervals_vs_n.model import N_GRID, intervals_view, percent, shrink, vacuous_view
 from app_support.page import page_setup, show_chart, sync
+from app_support.text import cite
 from app_support.url_state import Number, UrlState
 
 STATE = UrlState(
@@ -48,11 +49,11 @@ st.latex(
     r"\underbrace{\Bigl[\tfrac{n}{N+s},\ \tfrac{n+s}{N+s}\Bigr]}_{\text{IDM interval}}"
 )
 st.markdown(
-    "The point (000, Fig. 1): as the sample grows, the IDM interval shrinks like $1/N$ (its width is "
+    cite("The point (000, Fig. 1): as the sample grows, the IDM interval shrinks like $1/N$ (its width is "
     "exactly $s/(N+s)$), while the likelihood interval shrinks only like $1/\\sqrt{N}$ "
     "(width $\\approx 2\\sqrt{2\\ln(1/\\alpha)\\,\\hat\\theta(1-\\hat\\theta)/N}$ for $0<\\hat\\theta<1$) — "
     "just as a confidence interval does. So the IDM soon becomes almost precise, the likelihood model "
-    "does not."
+    "does not.")
 )
 st.info(
     "**Try this:** in the table under the plot each row has 10× more data: the IDM width drops 10×, the "
@@ -81,11 +82,13 @@ def intervals_section() -> None:
     view = intervals_view(ratio, alpha, s)
     show_chart(view["figure"], key="intervals_chart")
     st.caption(
-        f"N runs over whole numbers from 1 to 10,000 on a log grid, and n = {ratio:g}·N exactly — n need not "
+        cite(
+            f"N runs over whole numbers from 1 to 10,000 on a log grid, and n = {ratio:g}·N exactly — n "
+            "need not "
         "be a whole number (both formulas accept any real n ≥ 0), which keeps the curves smooth instead of "
         "zig-zagging with rounding. The plot for n/N = 1/2 is symmetric about 1/2; 000 Fig. 1 shows its "
         "upper half. Right: on log–log axes a power law N^k is a straight line of slope k, so slope −0.5 "
-        "means 1/√N and slope −1 means 1/N (the slope printed is measured over the last decade)."
+        "means 1/√N and slope −1 means 1/N (the slope printed is measured over the last decade).")
     )
     st.table(view["table"])
     narrower = view["narrower"]
@@ -107,10 +110,10 @@ intervals_section()
 # ---- 2. probability of a vacuous prediction
 st.header("2. How often is the answer “both classes”?")
 st.markdown(
-    "The simplest classification problem (003 Example 2): two classes $a, b$, no features, and "
+    cite("The simplest classification problem (003 Example 2): two classes $a, b$, no features, and "
     "$n$ training objects of which $n_a$ are $a$, drawn with $P(C=a)=p$. The naive hierarchical "
     "classifier NHC(β) (likelihood-based) and the NCC(s) (IDM) answer *both classes* — a **vacuous** "
-    "prediction — when"
+    "prediction — when")
 )
 st.latex(
     r"\text{NHC}(\beta):\ \ \frac{\mathrm{lik}(\tfrac12)}{\mathrm{lik}(\hat\theta_a)} \ge \beta,\ "
@@ -143,11 +146,11 @@ def vacuous_section() -> None:
                f"**{percent(nhc[1])}** at n = 1,000; the NCC's with **{percent(ncc[0])}** and "
                f"**{percent(ncc[1])}**.")
     if (beta, s, p) == (STATE["beta"].default, STATE["s"].default, STATE["p"].default):
-        st.success(f"At β = 0.15, s = 2 and P(C = a) = 1/2, {numbers} These reproduce 003 Example 2 "
-                   "(94.3%, 94.6%, 23.6%, 7.6%), computed live.")
+        st.success(cite(f"At β = 0.15, s = 2 and P(C = a) = 1/2, {numbers} These reproduce 003 Example 2 "
+                   "(94.3%, 94.6%, 23.6%, 7.6%), computed live."))
     else:
-        st.markdown(f"With β = {beta:g}, s = {s:g} and P(C = a) = {p:g}, {numbers} "
-                    "(Reset β = 0.15, s = 2, p = 0.5 to reproduce 003 Example 2.)")
+        st.markdown(cite(f"With β = {beta:g}, s = {s:g} and P(C = a) = {p:g}, {numbers} "
+                    "(Reset β = 0.15, s = 2, p = 0.5 to reproduce 003 Example 2.)"))
     if p == 0.5:
         st.markdown(
             "**Why the NCC's curve falls:** with $p = 1/2$ neither class is better, so *both classes* is the "

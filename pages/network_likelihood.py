@@ -8,6 +8,7 @@ from app_support.data import load_sample, sample_class_column, sample_names
 from app_support.network_likelihood.figures import profile_figure
 from app_support.network_likelihood.model import GRAPHS, MAX_EDGES_TEXT, graph_parents, ratio_view
 from app_support.page import page_setup, show_chart, sync
+from app_support.text import cite
 from app_support.url_state import Choice, Number, Text, UrlState
 
 GRAPH_LABELS = {"naive": "naive (class → every feature)", "tan": "TAN learned from the data (Chow-Liu)",
@@ -25,10 +26,10 @@ P = "nl_"
 values = page_setup("Profile likelihood in a network", STATE, prefix=P)
 on_change = sync(STATE, P)
 
-st.markdown("Paper 003's Theorem 1 gives the profile likelihood of a ratio "
+st.markdown(cite("Paper 003's Theorem 1 gives the profile likelihood of a ratio "
             "γ = P(C = a, rest) / P(C = b, rest) on **any** Bayesian network learned from complete data: "
             "a curve traced by θ[α] = ⟨d + α q⟩ (each table's counts d plus α times the exponents q of γ). "
-            "The shaded band is the likelihood-based confidence region {γ : lik(γ) > β}.")
+            "The shaded band is the likelihood-based confidence region {γ : lik(γ) > β}."))
 left, right = st.columns(2)
 name = left.selectbox("Data set", sample_names(), key=P + "data", on_change=on_change)
 X, y = load_sample(name)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from app_support.page import page_setup, show_chart, write_url
 from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
+from app_support.text import cite
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
 from credal_core.likelihood.profile import paper_presets
@@ -80,12 +81,12 @@ for key in (K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE, K_NC, K_NNOT):   # kept whil
     st.session_state[key] = st.session_state[key]
 
 st.markdown(
-    "The **likelihood-based naive credal classifier** LNCC$_\\alpha$ keeps every naive Bayes classifier "
+    cite("The **likelihood-based naive credal classifier** LNCC$_\\alpha$ keeps every naive Bayes classifier "
     "(NBC) θ whose normalised likelihood is at least α; class c dominates ¬c if c is more probable for "
     "**all** of them. By 000's Theorems 1-2 every θ maps to one number t ∈ [a, b] where the ratio is an "
     "increasing r(t), and the best likelihood at each ratio is the **profile likelihood** L(t), the upper "
     "edge of the cloud below: c dominates ¬c exactly when L < α wherever r(t) ≤ 1, i.e. when α exceeds "
-    "the **critical α**, the highest L on the ¬c side of P(c | f̃) = 1/2."
+    "the **critical α**, the highest L on the ¬c side of P(c | f̃) = 1/2.")
 )
 rule_col, profile_col = st.columns(2)
 rule_col.latex(r"c \succ \neg c \iff \inf_{\theta:\ \mathrm{lik}(\theta) \ge \alpha}"
@@ -100,10 +101,10 @@ with st.expander("The formulas of Theorem 2 (000) in full"):
              r"l'(t) = [n(c) + \tfrac12 + t]^{n(c)} \prod_{j=1}^m \frac{[n(c, \tilde f_j) + \tfrac12 + t]"
              r"^{n(c,\tilde f_j)}}{[n(c) + \tfrac12 + t]^{n(c)}}")
     st.markdown(
-        "and p'', l'' the same with ¬c and −t; t ranges over "
+        cite("and p'', l'' the same with ¬c and −t; t ranges over "
         "a = −min_j n(c, f̃_j) − ½, b = min_j n(¬c, f̃_j) + ½, with 0/0 = 0⁰ = 1. The factor p' + p'' is "
         "the probability of the instance itself. **Without the instance** in the likelihood (003, Cor. 1: "
-        "the naive hierarchical classifier) the ½ shifts and that factor disappear."
+        "the naive hierarchical classifier) the ½ shifts and that factor disappear.")
     )
 preset_col, hint_col = st.columns([1, 2], vertical_alignment="bottom")
 preset = preset_col.selectbox("Example", tuple(NAMES), format_func=NAMES.get, key=K_PRESET,
@@ -116,8 +117,10 @@ hint_col.info(f"**Try this:** {HINTS[preset]}")
 def multinomial_view() -> None:
     """003 Example 1: the profile likelihood of θ_a + θ_b and its β-cut interval."""
     st.markdown(
-        "**003 Example 1.** Nine draws from {a, b, c} show a, b, c 2, 4 and 3 times. The profile likelihood "
-        "of g(θ) = θ_a + θ_b, the probability that the next draw is a or b, is")
+        cite(
+            "**003 Example 1.** Nine draws from {a, b, c} show a, b, c 2, 4 and 3 times. The profile "
+            "likelihood "
+        "of g(θ) = θ_a + θ_b, the probability that the next draw is a or b, is"))
     st.latex(r"\mathrm{lik}_g(\gamma) = \frac{\gamma^{6}(1-\gamma)^{3}}{(6/9)^{6}\,(3/9)^{3}}"
              r" = \tfrac{19683}{64}\,\gamma^6(1-\gamma)^3 ,")
     st.markdown("and the likelihood-based confidence region with cutoff β is {γ : lik_g(γ) > β}, with "
@@ -139,9 +142,11 @@ def multinomial_view() -> None:
     m4.metric("maximum-likelihood γ̂", readable(view["mle"]))
     show_chart(view["figure"], key="profile_chart", where=right)
     right.caption(
-        "The paper (003, Example 1) says that [0.35, 0.90] is an approximate 95 % confidence interval for "
+        cite(
+            "The paper (003, Example 1) says that [0.35, 0.90] is an approximate 95 % confidence "
+            "interval for "
         "θ_a + θ_b, since it is approximately the likelihood-based region with cutoff β = 0.15. At β = 0.15 "
-        "this page computes the end points exactly: they round to the paper's.")
+        "this page computes the end points exactly: they round to the paper's."))
     publish({"preset": MULT, "beta": beta, "samples": samples})
 
 
@@ -182,9 +187,10 @@ def two_class_view(preset: str, side, right) -> None:
                              format="%.2f",
                              help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")
     include = include_col.toggle("include the instance in the likelihood", key=K_INSTANCE,
-                                 help="Multiply the likelihood of the data by P_θ(f̃), the probability of "
+                                 help=cite(
+                                     "Multiply the likelihood of the data by P_θ(f̃), the probability of "
                                       "the instance to classify (000 eq. 9). Off: 003's naive hierarchical "
-                                      "classifier.")
+                                      "classifier."))
     pair = st.session_state[K_PAIR]
     counts, totals = pair.to_text()
     link = {"preset": preset, "alpha": alpha, "include_instance": include, "samples": samples}
@@ -213,21 +219,24 @@ def two_class_view(preset: str, side, right) -> None:
         m4, m5, m6 = st.columns(3)
         a, b = profile.t_range
         m4.metric("[a, b]: range of t", f"[{readable(a)}, {readable(b)}]",
-                  help="000 §4.1 (without the instance: 003's range, without the ½ shifts).")
+                  help=cite("000 §4.1 (without the instance: 003's range, without the ½ shifts)."))
         m5.metric("t̂: maximum of L", readable(profile.t_hat), help="Where the profile likelihood is largest.")
         m6.metric("t where r(t) = 1", readable(profile.t_at_ratio_one),
                   help="The two classes are equally probable here.")
         st.caption(
-            "Grey and blue dots: NBCs θ drawn at random (blue: likelihood ≥ α, the ones the LNCC keeps). "
+            cite(
+                "Grey and blue dots: NBCs θ drawn at random (blue: likelihood ≥ α, the ones the LNCC keeps). "
             "Black curve: the exact upper envelope L. Thick bar at height α: the posterior range of the "
             "α-cut of the envelope; thin black bar: the same range read off the sample, which approaches it "
             "as the sample grows. Dashed grey: the profile likelihood with the other setting of the toggle "
-            "(000 Fig. 3).")
+            "(000 Fig. 3)."))
         if view["flat"]:
             st.caption(
-                f"**Why is the cloud flat?** With {pair.n_c + pair.n_not} training objects the likelihood "
+                cite(
+                    f"**Why is the cloud flat?** With {pair.n_c + pair.n_not} training objects the "
+                    "likelihood "
                 "is so peaked that uniformly drawn NBCs almost never come near its maximum; this is why 000 "
-                "computes the envelope exactly instead of by sampling.")
+                "computes the envelope exactly instead of by sampling."))
     publish(link)
 
 

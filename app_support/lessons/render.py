@@ -20,7 +20,9 @@ from streamlit.errors import StreamlitPageNotFoundError
 from app_support.lessons.catalogue import lessons
 from app_support.lessons.figures import narrow_title
 from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT, Verdict
+from app_support.page import columns_for_present, show_chart
 from app_support.registry import page as registered
+from app_support.text import cite
 
 __all__ = ["Hooks", "render_step", "go", "session_seed", "KEY"]
 
@@ -124,7 +126,7 @@ def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks, key: st
 def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks) -> None:
     """The step's widget beside its figure, and the link into the full page at the same parameters."""
     widget = step.widget
-    left, right = st.columns([1, 2])
+    left, right = columns_for_present((1, 2))   # beside each other in presentation mode
     with left:
         if widget.kind == "toggle":
             value = st.toggle(widget.label, value=bool(params.get(widget.name, True)), key=key + "w",
@@ -140,7 +142,7 @@ def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks)
             _experiment(step, index, shown, seed, hooks, key)
     # no mode bar: it would cover the chart's title, and a lesson's figure needs no zoom tools
     figure = narrow_title(step.figure(shown))
-    right.plotly_chart(figure, key=key + "fig", config={"displayModeBar": False})
+    show_chart(figure, key=key + "fig", where=right, config={"displayModeBar": False})
 
 
 def _show_verdict(verdict: Verdict, shown: bool) -> None:
@@ -153,7 +155,7 @@ def _show_verdict(verdict: Verdict, shown: bool) -> None:
     else:
         st.error(verdict.message)
     if verdict.status != INVALID:
-        st.markdown(verdict.explanation)
+        st.markdown(cite(verdict.explanation))
 
 
 def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
@@ -161,7 +163,7 @@ def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
     held = hooks.hold_verdict
     closed = held and hooks.revealed
     with st.container(border=True):
-        st.markdown("**Predict first.**\n\n" + question.prompt)
+        st.markdown("**Predict first.**\n\n" + cite(question.prompt))
         answer = answer_input(question, key + "answer", disabled=closed)
         check, reveal = st.columns(2)
         if check.button("Check", key=key + "check", type="primary", disabled=closed):
@@ -201,7 +203,7 @@ def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
     st.caption(f"Lesson {number} · {lesson.title} · step {index + 1} of {len(lesson.steps)}")
     st.progress((index + 1) / len(lesson.steps))
     st.header(step.title)
-    st.markdown(step.text)
+    st.markdown(cite(step.text))
     if step.formula:
         st.latex(step.formula)
     question = step.question.generate(seed)

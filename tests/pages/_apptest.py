@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -36,3 +37,11 @@ def open_page(path: str, query: dict[str, str] | None = None, timeout: float = 6
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+PAPER_LINK = re.compile(r'\[([^\]]*)\]\(/references#paper-\d{3} "[^"]*"\)')
+
+
+def unlinked(text: str) -> str:
+    """``text`` with the paper citations' links (``app_support.text.cite``) read as their words."""
+    return PAPER_LINK.sub(r"\1", text)

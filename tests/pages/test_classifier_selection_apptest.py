@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _apptest import unlinked
 from streamlit.testing.v1 import AppTest
 
 from credal_core.resampling import repeated_holdout
@@ -51,7 +52,7 @@ def traces(at: AppTest, key: str) -> dict[str, dict]:
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.caption] + [m.value for m in at.info]
     parts += [t.value.to_string() for t in at.table]
-    return "\n".join(parts)
+    return unlinked("\n".join(parts))
 
 
 def balloons():

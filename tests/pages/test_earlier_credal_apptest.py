@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
-from _apptest import open_page, plotly_array
+from _apptest import open_page, plotly_array, unlinked
 
 from app_support.data import load_sample
 from credal_core.model_averaging import CMA
@@ -26,7 +26,7 @@ def chart(at, key: str) -> dict:
 
 def test_default_view_shows_the_three_sections_on_weather():
     at = open_page(PAGE, None, TIMEOUT)
-    assert [s.value for s in at.subheader] == [
+    assert [unlinked(s.value) for s in at.subheader] == [
         "1 · Which features matter: CMA against BMA-AODE", "2 · A credal decision tree",
         "3 · Credal classification against a reject option (001 §3.5)"]
     assert len(at.get("plotly_chart")) == 4

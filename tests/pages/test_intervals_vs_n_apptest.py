@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _apptest import chart_traces, open_page
+from _apptest import chart_traces, open_page, unlinked
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ def curve(at: AppTest, prefix: str) -> np.ndarray:
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.success] + [m.value for m in at.caption]
     parts += [t.value.to_string() for t in at.table]
-    return "\n".join(parts)
+    return unlinked("\n".join(parts))
 
 
 def first_row(at: AppTest, table: int = 0) -> list[str]:
@@ -88,7 +88,7 @@ def test_default_view_has_formulas_wired_curves_tables_and_reproduces_003_exampl
     table = at.table[1].value
     assert table.to_numpy().ravel().tolist() == ["94.3%", "23.6%", "94.6%", "7.6%"]
     claim = " ".join(x.value for x in at.success)
-    assert "reproduce 003 Example 2" in claim
+    assert "reproduce [003 Example 2](/references#paper-003 " in claim     # named by its link
     for number in PAPER_NUMBERS:
         assert f"**{number}**" in claim  # the live numbers, not just the quoted ones
     # the labelled points on the chart carry the same numbers
@@ -208,7 +208,7 @@ def test_page_in_the_app_navigation():
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Intervals vs N"
     assert values(at) == pytest.approx(DEFAULTS)
-    assert "reproduce 003 Example 2" in " ".join(x.value for x in at.success)
+    assert "reproduce 003 Example 2" in unlinked(" ".join(x.value for x in at.success))
     slider(at, "alpha").set_value(0.5).run()
     assert not at.exception and at.query_params["alpha"] == "0.5"
     at.switch_page("pages/home.py").run()  # and back home: no clash of widget keys or URL names
