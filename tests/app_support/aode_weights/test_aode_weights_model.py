@@ -207,3 +207,15 @@ def test_text_table_formats_every_cell_as_fmt_does():
             assert got[col].tolist() == [fmt(v) for v in frame[col].astype(object)]
     assert text_table(tables[1]).loc[6].tolist() == ["—", "no", "2", "—"]
     assert "nan" not in view["pairs"].to_string().lower()
+
+
+@pytest.mark.parametrize("name,n_train", [("synthetic_nb", 300), ("weather", 5)])
+def test_the_spode_tables_are_counted_once_and_equal_a_fresh_count(name, n_train):
+    bma, comp = cache._fitted_base(name, n_train)
+    assert bma.spodes_ is comp.spodes_                     # BMA-AODE* adopted COMP-AODE*'s tables
+    fresh_bma, fresh_comp = _direct(name, n_train, cache.EPS_MIN)
+    for got, want in ((bma, fresh_bma), (comp, fresh_comp)):
+        _same_attributes(got, want)
+        np.testing.assert_array_equal(got.spodes_.log_likelihoods, want.spodes_.log_likelihoods)
+        np.testing.assert_array_equal(got.predict_proba(_training_part(name, n_train)[0]),
+                                      want.predict_proba(_training_part(name, n_train)[0]))
