@@ -47,9 +47,12 @@ STATE = state()
 page_setup(None, STATE, prefix=KEY)                                                   # then what follows it
 write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})   # the values in use
 st.markdown(
-    cite("AODE averages $k$ **SPODEs** — naive-Bayes-like models in which one feature $A_j$ (the "
-    "*super-parent*) is a parent of all the others. Paper 001 asks how to *weight* them: by Bayesian "
-    "model averaging (**BMA-AODE**) or by **compression coefficients** (**COMP-AODE**), and then makes both "
+    cite("[AODE](/glossary#aode) averages $k$ **[SPODEs](/glossary#spode)** — naive-Bayes-like models in "
+         "which one feature $A_j$ (the "
+    "*super-parent*) is a parent of all the others. Paper 001 asks how to *weight* them: by [Bayesian "
+    "model averaging](/glossary#bma) (**BMA-AODE**) or by "
+    "**[compression coefficients](/glossary#compression)** "
+    "(**COMP-AODE**), and then makes both "
     "credal (**BMA-AODE\\***, **COMP-AODE\\***) by letting the prior over the SPODEs range over a set.")
 )
 st.caption(
@@ -101,12 +104,14 @@ def models_and_instance() -> None:
         f"**{table['comp_weight'].max():.3f}** (uniform would be {1 / k:.3f}). Null model: "
         f"$LL_0 = -nH(C) = {view['null_ll']:.2f}$ on n = {n_train} rows.")
     show_chart(view["compression"], key="compression_chart", width="stretch")
-    st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s credal set "
+    st.caption("Dots: π_j under COMP-AODE's prior (eq. 5); bars: its range over COMP-AODE*'s "
+               "[credal set](/glossary#credal-set) "
                "(eq. 10; with a single feature eq. 9 fixes its prior at 1−ε and the range is a point). A "
                "SPODE whose upper end is ≤ 0 is dropped by COMP-AODE*. A kept SPODE whose lower end is < 0 "
                "gets a negative weight at some priors, and its vote then counts against the class it "
                "prefers: that is eq. 12 as printed, which we keep (it needs LL_j < LL_0, i.e. a SPODE "
-               "fitting worse than the null model; none does on the shipped sample data).")
+               "fitting worse than the [null model](/glossary#null-model); none does on the shipped "
+               "sample data).")
     st.table(view["text"])
 
     st.header("2. One instance: the dominance tests")
@@ -123,7 +128,9 @@ def models_and_instance() -> None:
                f"P = {bma_p:.3f}); COMP-AODE* returns {{{', '.join(info['comp_set'])}}} "
                f"(COMP-AODE: `{comp_label}`, P = {comp_p:.3f}).")
     st.caption("BMA-AODE*'s minimum is at a vertex of the credal set (one SPODE at 1−(k̃−1)ε, the rest at "
-               "ε); COMP-AODE*'s is computed in closed form (water-filling; Dinkelbach's method for the "
+               "ε); COMP-AODE*'s is computed in closed form "
+               "([water-filling](/glossary#water-filling); [Dinkelbach](/glossary#dinkelbach)'s method "
+               "for the "
                "ratio shown), no numerical solver. A verdict “a ≻ b” needs the minimum to beat 1 by more "
                "than a relative 10⁻¹²: a margin that small is treated as a tie, which can keep an extra "
                "class in the set but never removes one.")
@@ -166,7 +173,7 @@ def comparison_section() -> None:
                "protocol); an indicator undefined in a fold (e.g. set accuracy with no indeterminate "
                "prediction) is left out of that fold's mean, and “—” means no fold defines it. Accuracy "
                "of a credal classifier is its precise counterpart's. Brier = mean (1 − P(true class))². "
-               "u65, u80: utility-discounted accuracy, u(½) = 0.65 / 0.80.")
+               "[u65](/glossary#utility), u80: utility-discounted accuracy, u(½) = 0.65 / 0.80.")
 
 
 models_and_instance()

@@ -71,12 +71,15 @@ for col, value in zip(column_values(name), url["x"]):
     st.session_state.setdefault(typed_key(name, col), value)
 st.markdown(
     cite(
-        "Two naive Bayes classifiers **C1** and **C2** look at different features. For a new instance, which "
-    "one should we trust? Paper 004 measures how **robust** each prediction is: the *critical "
-    "perturbation threshold* is the largest amount $s$ of imprecision (an imprecise Dirichlet model "
+        "Two [naive Bayes classifiers](/glossary#nbc) **C1** and **C2** look at different features. For "
+        "a new instance, which "
+    "one should we trust? Paper 004 measures how **robust** each prediction is: the [*critical "
+    "perturbation threshold*](/glossary#perturbation-threshold) is the largest amount $s$ of imprecision "
+    "(an [imprecise Dirichlet model](/glossary#idm) "
     "around the Laplace-smoothed counts) that the classifier can absorb without its answer becoming "
     "indeterminate. Every training instance becomes a point (threshold of C1, threshold of C2) on the "
-    "**threshold plane**; a new instance is handed to the classifier that was right more often among "
+    "**[threshold plane](/glossary#threshold-plane)**; a new instance is handed to the classifier that "
+    "was right more often among "
     "its $k$ nearest training points.")
 )
 st.latex(r"P(c)=\frac{n(c)+1+s\,t(c)}{n+|\mathcal C|+s},\qquad "
@@ -130,7 +133,8 @@ classes = sorted(map(str, pd.unique(pd.Series(y))))
 if len(classes) > 2:
     st.info(f"This data set has {len(classes)} classes ({', '.join(classes)}). A classifier is *right* on "
             "an instance when it predicts exactly its class; each threshold is the largest s for which the "
-            "NCC still returns only the classifier's class, i.e. the smallest over all rival classes.")
+            "[NCC](/glossary#ncc) still returns only the classifier's class, i.e. the smallest over all "
+            "rival classes.")
 to_url()
 if not f1 or not f2:
     st.warning("Choose at least one feature for C1 and for C2.")

@@ -83,9 +83,12 @@ st.markdown(
         "Upload one or more CSV or ARFF files (or pick sample data sets), choose the class column, and every "
     "classifier of the explorer is cross-validated on them. Numeric columns are discretised **inside each "
     "training fold** (the test fold never influences its own cut points); missing values are imputed from "
-    "the training fold, kept as a category, skipped by the classifiers (missing at random), or — for the "
-    "columns you name — treated conservatively as NCC2 does. Credal classifiers are scored by their "
-    "determinacy, their accuracy when determinate, and utilities that reward a correct set less than a "
+    "the training fold, kept as a category, skipped by the classifiers "
+    "([missing at random](/glossary#mar)), or — for the "
+    "columns you name — treated conservatively as [NCC2](/glossary#ncc2) does. Credal classifiers are "
+    "scored by their "
+    "[determinacy](/glossary#determinacy), their accuracy when determinate, and utilities that reward a "
+    "correct set less than a "
     "correct single class (001 §3.3); every figure is the **mean over folds** (± its standard deviation):"))
 st.latex(r"x_i = \frac{[\,c_i \in \text{set}_i\,]}{|\text{set}_i|},\qquad u_{65}(x) = -0.6x^2 + 1.6x,\qquad "
          r"u_{80}(x) = -1.2x^2 + 2.2x")
@@ -176,9 +179,11 @@ with st.form("cmp_settings"):
     c3.slider("IDM strength s (NBC, NCC, CMA, CDT)", 0.1, 10.0, step=0.1, key=KEY + "s")
     c3.slider("NCC_ε: ε", 0.0, 1.0, step=0.01, key=KEY + "eps")
     c3.slider("LNCC_α, LTANC_α: α", 0.01, 1.0, step=0.01, key=KEY + "alpha")
-    st.caption("Optional classifiers (add them above): the conformal sets over the NBC's or the AODE's "
+    st.caption("Optional classifiers (add them above): the conformal sets over the "
+               "[NBC](/glossary#nbc)'s or the [AODE](/glossary#aode)'s "
                "probabilities (split or class-conditional *Mondrian*), the LTANC, and the precise "
-               "counterparts of CMA (BMA over naive feature subsets) and of CDT (the same tree, one class "
+               "counterparts of [CMA](/glossary#cma) (BMA over naive feature subsets) and of "
+               "[CDT](/glossary#cdt) (the same tree, one class "
                "per leaf).")
     k1, k2 = st.columns(2)
     k1.slider("Conformal sets: significance ε (coverage ≥ 1 − ε on average)", 0.01, 0.5, step=0.01,
@@ -250,10 +255,13 @@ for tab, (title, key, *_) in zip(st.tabs([plain(title) for title, *_ in prepared
                            "text/html", key=f"cmp_dl_scatter_{key}")
         d4.download_button("Utilities (HTML)", lambda fig=bars: figure_html(fig), f"{key}_utilities.html",
                            "text/html", key=f"cmp_dl_bars_{key}")
-st.caption(cite("Precise classifiers are determinate everywhere (single accuracy = accuracy). "
+st.caption(cite("Precise classifiers are determinate everywhere "
+                "([single accuracy](/glossary#single-accuracy) = accuracy). "
            "‘Precise acc. (indet.)’ is the accuracy of each credal classifier's precise counterpart on the "
-           "instances where it returns several classes (NBC-I of 000 §5): the lower, the better the credal "
-           "classifier isolates hard instances. Brier loss: 001's (1 − P(true class))², lower is better."))
+           "instances where it returns several classes ([NBC-I](/glossary#nbc-i) of 000 §5): the lower, "
+           "the better the credal "
+           "classifier isolates hard instances. [Brier loss](/glossary#brier): 001's "
+           "(1 − P(true class))², lower is better."))
 st.download_button("All data sets, per fold (CSV)",
                    lambda: csv_bytes(pd.concat(all_folds, ignore_index=True)), "comparison_folds.csv",
                    "text/csv", key="cmp_dl_all")
@@ -284,7 +292,8 @@ def across_section() -> None:
     f = result.friedman
     iman = ("" if f.iman_davenport_statistic is None else
             f", Iman–Davenport F = {f.iman_davenport_statistic:.2f} (p = {f.iman_davenport_p_value:.3g})")
-    st.markdown(f"**Friedman test** on {f.n_datasets} data sets and {f.n_classifiers} classifiers: "
+    st.markdown(f"**[Friedman](/glossary#friedman) test** on {f.n_datasets} data sets and "
+                f"{f.n_classifiers} classifiers: "
                 f"χ² = {f.statistic:.2f}, p = {f.p_value:.3g}{iman}. "
                 f"Nemenyi critical difference (α = 0.05): **{result.critical_difference:.2f}** ranks.")
     if f.note:
@@ -293,7 +302,7 @@ def across_section() -> None:
     st.caption(cite("Average ranks (1 = best) over the data sets; classifiers joined by a bar are not "
                "significantly different by the Nemenyi test (Demšar 2006), as 001 §3 compares its "
                "classifiers."))
-    st.markdown("**Wilcoxon signed-rank test** for every pair (two-sided, exact):")
+    st.markdown("**[Wilcoxon](/glossary#wilcoxon) signed-rank test** for every pair (two-sided, exact):")
     first = [c for c in ("classifier_a", "classifier_b", "p_value", "significant", "better", "note")
              if c in result.pairs.columns]                 # the verdict first: nothing hidden at the right
     st.caption(f"↔ {result.pairs.shape[1]} columns (the verdict first; the test's counts and statistic at "
@@ -364,7 +373,8 @@ def sets_section() -> None:
         "A **conformal** set (split or Mondrian) holds the true class with probability at least 1 − ε "
         "**on average over instances** (Mondrian: within each class), if the rows are exchangeable; it says "
         "nothing about one given instance, and may be empty. A **credal** set holds every class that no "
-        "other class dominates under *every* prior of the classifier's set of priors: it is **robust to "
+        "other class [dominates](/glossary#dominance) under *every* prior of the classifier's set of "
+        "priors: it is **robust to "
         "the prior on each instance**, but carries no coverage guarantee. Coverage, mean set size and "
         "the share of empty sets (section 3's table) put both on one scale; comparing them at matched "
         "determinacy (section 2) shows which spends its indeterminacy on the instances that need it.")
@@ -396,11 +406,13 @@ def paper_section() -> None:
             fig6, title="001 Fig. 6 · credal utility / precise accuracy"), key="cmp_fig6")
         st.caption("Fig. 5: one point per data set and credal classifier; x is its precise label's accuracy "
                    "where the set has one class (single accuracy), y where it has several (NBC-I); below "
-                   "the bisector, the credal classifier isolates the hard instances. Fig. 6: u65 and u80 "
+                   "the bisector, the credal classifier isolates the hard instances. Fig. 6: "
+                   "[u65](/glossary#utility) and u80 "
                    "over the accuracy of the same classifier's precise label.")
     views = fig7_views(views_key, _summaries=summaries)
     if all(v is None for v in views.values()):
-        st.info("Fig. 7 ranks NCC, CDT, CMA and COMP-AODE* across data sets: choose at least two of them and "
+        st.info("Fig. 7 ranks [NCC](/glossary#ncc), CDT, CMA and COMP-AODE* across data sets: choose at "
+                "least two of them and "
                 "at least two data sets.")
         return
     left, right = st.columns(2)

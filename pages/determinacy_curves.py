@@ -48,10 +48,13 @@ def percent(x: float) -> str:
 page_setup("Determinacy curves", STATE, prefix=KEY)
 st.markdown(
     cite("A credal classifier answers with a **set** of classes when the data cannot single one out. Its "
-    "**determinacy** is the share of instances it answers with one class. How fast it grows with the "
+    "**[determinacy](/glossary#determinacy)** is the share of instances it answers with one class. How "
+    "fast it grows with the "
     "sample size says how cautious the classifier is. Paper 000 compares two cautious extensions of naive "
-    "Bayes: the ε-contaminated naive credal classifier **NCC_ε** (the IDM's prior set, mixed with "
-    "Perks' prior) and the likelihood-based **LNCC_α** (every model whose likelihood is at least α times "
+    "Bayes: the ε-contaminated [naive credal classifier](/glossary#ncc) **NCC_ε** "
+    "(the [IDM](/glossary#idm)'s prior set, mixed with "
+    "[Perks](/glossary#perks-prior)' prior) and the likelihood-based **LNCC_α** "
+    "(every model whose likelihood is at least α times "
     "the best one).")
 )
 left, right = st.columns(2)
@@ -59,7 +62,8 @@ left.latex(r"\mathcal T_\epsilon = \{(1-\epsilon)\,t + \epsilon\, t_{\rm Perks} 
            r"t \in \mathcal T_{\rm IDM}\}")
 right.latex(r"\Theta_\alpha = \{\theta : L(\theta) \ge \alpha \max_{\theta'} L(\theta')\}")
 st.markdown(
-    "Class *a* dominates *b* when $P(a, \\tilde f) > P(b, \\tilde f)$ for **every** prior in "
+    "Class *a* [dominates](/glossary#dominance) *b* when $P(a, \\tilde f) > P(b, \\tilde f)$ for "
+    "**every** prior in "
     "$\\mathcal T_\\epsilon$ (every θ in $\\Theta_\\alpha$); the answer is the set of undominated classes. "
     "Larger ε or α mean fewer models, so smaller sets and higher determinacy."
 )
@@ -137,7 +141,8 @@ else:
 st.markdown(
     cite(
         "**Try this:** the NCC_ε curves (blue, dashed) climb steeply with d while the LNCC_α curves (orange) "
-    "stay flatter — the IDM's prior is swamped by data faster than the likelihood's α-cut shrinks "
+    "stay flatter — the IDM's prior is swamped by data faster than the likelihood's "
+    "[α-cut](/glossary#alpha-cut) shrinks "
     "(000 §5.1). Then change the number of features m: here both classifiers grow more determinate with "
     "more (informative) features, LNCC_α much faster than NCC_ε — at d = 25 and m = 30 LNCC_0.75 is "
     "almost always determinate.")
@@ -153,7 +158,8 @@ def indicator_section() -> None:
                              key="dc_indicator")
     show_chart(indicator_figures(active, summary)[indicator], key="dc_fig_param")
     st.caption("Points are means over the runs; bars are ± one standard deviation over the runs (on a sample "
-               "data set a run is one test fold: the Compare page's rule). Single accuracy and NBC-I "
+               "data set a run is one test fold: the Compare page's rule). Single accuracy and "
+               "[NBC-I](/glossary#nbc-i) "
                "are averaged over the runs where they are defined (some determinate / indeterminate "
                "instance).")
 

@@ -22,13 +22,15 @@ page_setup("Credal classification explorer", STATE, prefix="home_")
 
 st.markdown(
     """
-A **naive Bayes classifier (NBC)** always returns *one* class: the most probable one.
+A **[naive Bayes classifier](/glossary#nbc) (NBC)** always returns *one* class: the most probable one.
 When the training data are too few to tell two classes apart, that single answer can be a guess.
 
-The **naive credal classifier (NCC)** replaces the single prior of the NBC by the
-*imprecise Dirichlet model* (IDM): all Dirichlet priors worth $s$ hidden instances.
+The **[naive credal classifier](/glossary#ncc) (NCC)** replaces the single prior of the NBC by the
+*[imprecise Dirichlet model](/glossary#idm)* (IDM): all Dirichlet priors worth $s$
+[hidden instances](/glossary#s).
 It returns every class that no other class beats under **all** those priors, so it answers with
-a *set* of classes whenever the data do not justify a single one. Class $a$ dominates class $b$
+a *set* of classes whenever the data do not justify a single one. Class $a$
+[dominates](/glossary#dominance) class $b$
 for the observed features $\\mathbf{f}$ iff
 """
 )
@@ -76,7 +78,8 @@ def live_example_section() -> None:
 
 
 live_example_section()
-st.info("**Try this:** drag s up and watch determinacy fall while the single accuracy rises.")
+st.info("**Try this:** drag s up and watch [determinacy](/glossary#determinacy) fall while the "
+        "[single accuracy](/glossary#single-accuracy) rises.")
 
 # the other pages, section by section, as the navigation lists them (app_support/registry.py)
 for section, entries in by_section().items():

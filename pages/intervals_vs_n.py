@@ -40,7 +40,8 @@ st.markdown(
     "Observe a yes/no variable $N$ times and count $n$ *yes*. Credal classifiers replace the single "
     "estimate $\\hat\\theta = n/N$ of the chance $\\theta$ of *yes* by an **interval**, in two ways: the "
     "likelihood-based one keeps every θ whose likelihood is at least a fraction α of the best; the "
-    "imprecise Dirichlet model (IDM) adds $s$ imaginary observations that may be all *yes* or all *no*."
+    "[imprecise Dirichlet model](/glossary#idm) (IDM) adds $s$ imaginary observations that may be all "
+    "*yes* or all *no*."
 )
 st.latex(
     r"\underbrace{\Bigl\{\theta : \theta^{n}(1-\theta)^{N-n} \ \ge\ "
@@ -50,7 +51,8 @@ st.latex(
 )
 st.markdown(
     cite("The point (000, Fig. 1): as the sample grows, the IDM interval shrinks like $1/N$ (its width is "
-    "exactly $s/(N+s)$), while the likelihood interval shrinks only like $1/\\sqrt{N}$ "
+    "exactly $s/(N+s)$), while the [likelihood interval](/glossary#likelihood-interval) shrinks only "
+    "like $1/\\sqrt{N}$ "
     "(width $\\approx 2\\sqrt{2\\ln(1/\\alpha)\\,\\hat\\theta(1-\\hat\\theta)/N}$ for $0<\\hat\\theta<1$) — "
     "just as a confidence interval does. So the IDM soon becomes almost precise, the likelihood model "
     "does not.")
@@ -112,7 +114,8 @@ st.header("2. How often is the answer “both classes”?")
 st.markdown(
     cite("The simplest classification problem (003 Example 2): two classes $a, b$, no features, and "
     "$n$ training objects of which $n_a$ are $a$, drawn with $P(C=a)=p$. The naive hierarchical "
-    "classifier NHC(β) (likelihood-based) and the NCC(s) (IDM) answer *both classes* — a **vacuous** "
+    "classifier [NHC](/glossary#nhc)(β) (likelihood-based) and the [NCC](/glossary#ncc)(s) (IDM) answer "
+    "*both classes* — a **[vacuous](/glossary#vacuous)** "
     "prediction — when")
 )
 st.latex(

@@ -26,7 +26,8 @@ P = "nl_"
 values = page_setup("Profile likelihood in a network", STATE, prefix=P)
 on_change = sync(STATE, P)
 
-st.markdown(cite("Paper 003's Theorem 1 gives the profile likelihood of a ratio "
+st.markdown(cite("Paper 003's Theorem 1 gives the [profile likelihood](/glossary#profile-likelihood) of "
+                 "a ratio "
             "γ = P(C = a, rest) / P(C = b, rest) on **any** Bayesian network learned from complete data: "
             "a curve traced by θ[α] = ⟨d + α q⟩ (each table's counts d plus α times the exponents q of γ). "
             "The shaded band is the likelihood-based confidence region {γ : lik(γ) > β}."))

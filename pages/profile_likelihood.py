@@ -81,12 +81,15 @@ for key in (K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE, K_NC, K_NNOT):   # kept whil
     st.session_state[key] = st.session_state[key]
 
 st.markdown(
-    cite("The **likelihood-based naive credal classifier** LNCC$_\\alpha$ keeps every naive Bayes classifier "
-    "(NBC) θ whose normalised likelihood is at least α; class c dominates ¬c if c is more probable for "
+    cite("The **likelihood-based [naive credal classifier](/glossary#ncc)** "
+         "[LNCC](/glossary#lncc)$_\\alpha$ keeps every [naive Bayes classifier](/glossary#nbc) "
+    "(NBC) θ whose [normalised likelihood](/glossary#normalised-likelihood) is at least α; class c "
+    "[dominates](/glossary#dominance) ¬c if c is more probable for "
     "**all** of them. By 000's Theorems 1-2 every θ maps to one number t ∈ [a, b] where the ratio is an "
-    "increasing r(t), and the best likelihood at each ratio is the **profile likelihood** L(t), the upper "
+    "increasing r(t), and the best likelihood at each ratio is the "
+    "**[profile likelihood](/glossary#profile-likelihood)** L(t), the upper "
     "edge of the cloud below: c dominates ¬c exactly when L < α wherever r(t) ≤ 1, i.e. when α exceeds "
-    "the **critical α**, the highest L on the ¬c side of P(c | f̃) = 1/2.")
+    "the **[critical α](/glossary#critical-alpha)**, the highest L on the ¬c side of P(c | f̃) = 1/2.")
 )
 rule_col, profile_col = st.columns(2)
 rule_col.latex(r"c \succ \neg c \iff \inf_{\theta:\ \mathrm{lik}(\theta) \ge \alpha}"
@@ -104,7 +107,7 @@ with st.expander("The formulas of Theorem 2 (000) in full"):
         cite("and p'', l'' the same with ¬c and −t; t ranges over "
         "a = −min_j n(c, f̃_j) − ½, b = min_j n(¬c, f̃_j) + ½, with 0/0 = 0⁰ = 1. The factor p' + p'' is "
         "the probability of the instance itself. **Without the instance** in the likelihood (003, Cor. 1: "
-        "the naive hierarchical classifier) the ½ shifts and that factor disappear.")
+        "the [naive hierarchical classifier](/glossary#nhc)) the ½ shifts and that factor disappear.")
     )
 preset_col, hint_col = st.columns([1, 2], vertical_alignment="bottom")
 preset = preset_col.selectbox("Example", tuple(NAMES), format_func=NAMES.get, key=K_PRESET,
@@ -124,7 +127,7 @@ def multinomial_view() -> None:
     st.latex(r"\mathrm{lik}_g(\gamma) = \frac{\gamma^{6}(1-\gamma)^{3}}{(6/9)^{6}\,(3/9)^{3}}"
              r" = \tfrac{19683}{64}\,\gamma^6(1-\gamma)^3 ,")
     st.markdown("and the likelihood-based confidence region with cutoff β is {γ : lik_g(γ) > β}, with "
-                "approximate confidence level P(χ²₁ ≤ −2 log β) by Wilks' theorem.")
+                "approximate confidence level P(χ²₁ ≤ −2 log β) by [Wilks](/glossary#wilks)' theorem.")
     left, right = st.columns([1, 2])
     beta = left.slider("β (cutoff of the likelihood)", 0.01, 0.99, step=0.01, key=K_BETA, format="%.2f",
                        help="Keep the values of γ whose profile likelihood exceeds β.")
@@ -227,7 +230,8 @@ def two_class_view(preset: str, side, right) -> None:
             cite(
                 "Grey and blue dots: NBCs θ drawn at random (blue: likelihood ≥ α, the ones the LNCC keeps). "
             "Black curve: the exact upper envelope L. Thick bar at height α: the posterior range of the "
-            "α-cut of the envelope; thin black bar: the same range read off the sample, which approaches it "
+            "[α-cut](/glossary#alpha-cut) of the envelope; thin black bar: the same range read off the "
+            "sample, which approaches it "
             "as the sample grows. Dashed grey: the profile likelihood with the other setting of the toggle "
             "(000 Fig. 3)."))
         if view["flat"]:

@@ -139,7 +139,7 @@ def test_across_data_sets_friedman_nemenyi_and_wilcoxon():
     scores = at.dataframe[3].value                         # three summary tables, then the scores
     assert list(scores.index) == ["weather (sample)", "balloons (sample)", "monks1 (sample)"]
     assert list(scores.columns) == ["NBC", "NCC", "LNCC_α=0.75"]
-    friedman = [m.value for m in at.markdown if m.value.startswith("**Friedman test**")]
+    friedman = [m.value for m in at.markdown if m.value.startswith("**[Friedman](/glossary#friedman) test**")]
     assert friedman and "3 data sets and 3 classifiers" in friedman[0]
     assert "critical difference" in friedman[0]
     assert any(c.proto.id.endswith("-cmp_cd") for c in at.get("plotly_chart"))

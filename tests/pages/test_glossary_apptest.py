@@ -10,6 +10,7 @@ from _apptest import open_page
 
 from app_support.lessons.glossary import TERMS, anchors
 from app_support.lessons.references import PAPERS, WORKS
+from app_support.text import PAPER_TITLES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,13 +25,18 @@ def test_glossary_lists_every_term_with_anchor_formula_and_source():
         assert 1 <= len(re.findall(r"[.!?](\s|$)", t.text)) <= 3, t.anchor
 
 
-def test_every_glossary_link_of_the_lessons_and_pages_resolves():
-    linked = set()
-    for path in [*ROOT.glob("app_support/lessons/*.py"), *ROOT.glob("pages/*.py")]:
-        linked |= set(re.findall(r"glossary#([a-z0-9-]+)", path.read_text()))
-        linked |= set(re.findall(r"g\('([a-z0-9-]+)'", path.read_text()))
+def test_every_glossary_and_references_link_of_the_pages_and_app_support_resolves():
+    linked, cited = set(), set()
+    for path in [*ROOT.glob("app_support/**/*.py"), *ROOT.glob("pages/*.py")]:
+        text = path.read_text()
+        linked |= set(re.findall(r"glossary#([a-z0-9-]+)", text))
+        linked |= set(re.findall(r"g\('([a-z0-9-]+)'", text))
+        cited |= set(re.findall(r"\(/references#([a-z0-9-]+)[ )]", text))   # not f-string templates
     assert linked, "the lessons link into the glossary"
     assert linked <= set(anchors()), sorted(linked - set(anchors()))
+    assert cited <= {ref.key for ref in (*PAPERS, *WORKS)}, sorted(cited)
+    # app_support.text.paper_link builds its anchors: the four papers' entries
+    assert {f"paper-{n}" for n in PAPER_TITLES} <= {ref.key for ref in PAPERS}
 
 
 def test_references_page_names_the_four_papers_and_the_works():
