@@ -121,11 +121,13 @@ def _as_declared(spec: dict) -> DeclaredFigure:
     return figure
 
 
-def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_WIDTH) -> go.Figure:
+def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_WIDTH,
+               keep_height: bool = False) -> go.Figure:
     """``figure`` as every page shows it: a long title wrapped (:func:`wrap_title`) with the top margin
     grown by its extra lines and allowed to grow more (``automargin``); in presentation mode a larger
-    font and a height of at most :data:`PRESENT_HEIGHT`.  A new figure (sharing the traces) when anything
-    changes, else ``figure`` itself; the given one is never modified (it may be shared)."""
+    font and a height of at most :data:`PRESENT_HEIGHT` (unless ``keep_height``: a drawing whose height
+    follows its content, such as a tree, keeps it and scrolls).  A new figure (sharing the traces) when
+    anything changes, else ``figure`` itself; the given one is never modified (it may be shared)."""
     spec = figure.to_dict()
     layout = dict(spec.get("layout") or {})
     title = layout.get("title")
@@ -147,6 +149,7 @@ def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_W
                      pad={"t": 8 + LINE_PX * extra}, font={**(title.get("font") or {}), "size": TITLE_FONT})
         layout["title"] = title
     if present:
-        layout["height"] = min(int(layout.get("height") or 450), PRESENT_HEIGHT)
+        if not keep_height:
+            layout["height"] = min(int(layout.get("height") or 450), PRESENT_HEIGHT)
         layout["font"] = {**(layout.get("font") or {}), "size": PRESENT_FONT}
     return _as_declared({**spec, "layout": layout})

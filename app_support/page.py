@@ -73,12 +73,14 @@ def columns_for_present(spec=(1, 2), *, stacked: bool = False, gap: str = "mediu
     return st.container(), st.container()
 
 
-def show_chart(figure, *, key: str, where=None, **options):
+def show_chart(figure, *, key: str, where=None, keep_height: bool = False, **options):
     """``where.plotly_chart`` (default ``st``) of ``figure`` through :func:`app_support.figures.for_screen`
-    with :data:`app_support.figures.PLOTLY_CONFIG`: every chart of the pages goes through here."""
+    with :data:`app_support.figures.PLOTLY_CONFIG`: every chart of the pages goes through here.
+    ``keep_height``: not lowered in presentation mode (a drawing whose height follows its content)."""
     target = st if where is None else where
     options.setdefault("config", PLOTLY_CONFIG)
-    return target.plotly_chart(for_screen(figure, present=present_mode()), key=key, **options)
+    return target.plotly_chart(for_screen(figure, present=present_mode(), keep_height=keep_height),
+                               key=key, **options)
 
 
 def page_setup(title: str | None, state: UrlState | None = None, *, prefix: str = "",

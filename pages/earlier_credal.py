@@ -49,10 +49,12 @@ write_url(STATE, {f.name: st.session_state[KEY + f.name] for f in STATE})
 url_sync = sync(STATE, KEY)
 st.markdown(
     cite("Paper 001 §3.4 compares COMP-AODE\\* with the two earlier credal classifiers: **credal model "
-    "averaging** (CMA; Corani & Zaffalon 2008) — Bayesian model averaging over the naive Bayes classifiers "
+    "averaging** ([CMA](/glossary#cma); Corani & Zaffalon 2008) — "
+    "[Bayesian model averaging](/glossary#bma) over the naive Bayes classifiers "
     "on every subset of features, with each feature's prior probability of inclusion free in [0.1, 0.9] — "
-    "and the **credal decision tree** (CDT; Abellán & Moral 2005) — splits chosen by the upper entropy of "
-    "the imprecise Dirichlet model (IDM), leaves with IDM class intervals."))
+    "and the **[credal decision tree](/glossary#cdt)** (CDT; Abellán & Moral 2005) — splits chosen by "
+    "the upper entropy of "
+    "the [imprecise Dirichlet model](/glossary#idm) (IDM), leaves with IDM class intervals."))
 c1, c2, c3 = st.columns(3)
 name = c1.selectbox("Data set", sample_names(), key=KEY + "data", on_change=on_data_change,
                     help="Shipped sample data (sample_data/).")
@@ -69,8 +71,10 @@ show_chart(where=left, figure=inclusion_figure(inclusion), key="ec_inclusion")
 show_chart(where=right, figure=spode_weights_figure(spodes), key="ec_spodes")
 st.caption("Left: CMA averages the 2^k naive Bayes classifiers on feature subsets; the posterior probability "
            "that a feature is in the model is BMA's at prior 1/2 (dot) and ranges over the bar as the prior "
-           "ranges over CMA's credal set. Right: AODE averages one SPODE per super-parent feature; BMA's "
-           "weights concentrate on the likeliest SPODEs, compression weights stay closer to 1/k.")
+           "ranges over CMA's [credal set](/glossary#credal-set). Right: [AODE](/glossary#aode) averages "
+           "one SPODE per super-parent feature; BMA's "
+           "weights concentrate on the likeliest [SPODEs](/glossary#spode), compression weights stay "
+           "closer to 1/k.")
 
 # --- 2 · the tree
 st.subheader("2 · A credal decision tree")
@@ -87,10 +91,12 @@ st.markdown(f"Instance {int(row)}: " + plain(", ".join(f"{k} = {v}" for k, v in 
 st.dataframe(instance["intervals"].round(3), hide_index=True, key="ec_intervals")
 st.caption(f"The tree has {len(frame)} nodes, {int(frame['split'].isna().sum())} leaves, depth "
            f"{int(frame['depth'].max())}. A leaf with counts n_c (total N) gives P(c) ∈ [n_c/(N+s), "
-           "(n_c+s)/(N+s)]; class a dominates b when n_a ≥ n_b + s (interval dominance, as the original). "
+           "(n_c+s)/(N+s)]; class a [dominates](/glossary#dominance) b when n_a ≥ n_b + s "
+           "(interval dominance, as the original). "
            "Blue: splits, "
            "green: leaves, grey: folded splits (raise the depth to open them).")
-show_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree")
+show_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree",
+           keep_height=True)                  # the tree's height follows its depth: never capped
 
 # --- 3 · reject option
 st.subheader(cite("3 · Credal classification against a reject option (001 §3.5)"))
@@ -115,5 +121,6 @@ table = pd.DataFrame({"classifier": table.index,
                       "rejected, credal": table[("rejected", "credal")].round(3).to_numpy()})
 st.dataframe(table, hide_index=True, key="ec_reject_table")
 st.caption(f"At d = {d:.2f}: mean over stratified cross-validation folds. Lower probabilities are exact: the "
-           "IDM's for the NCC (two-class data only), the credal set of priors for CMA, BMA-AODE* and "
+           "IDM's for the [NCC](/glossary#ncc) (two-class data only), the credal set of priors for CMA, "
+           "BMA-AODE* and "
            "COMP-AODE*, the leaf's IDM interval for the CDT.")

@@ -74,5 +74,11 @@ def test_present_mode_lowers_the_chart_and_enlarges_its_type():
     assert low["height"] == 200
 
 
+def test_keep_height_leaves_a_tall_drawing_its_height_in_present_mode():
+    tall = go.Figure(layout=dict(height=900, title="A tree"))
+    shown = for_screen(tall, present=True, keep_height=True).to_dict()["layout"]
+    assert shown["height"] == 900 and shown["font"]["size"] == PRESENT_FONT
+
+
 def test_the_chart_config_shows_the_mode_bar_only_on_hover_without_the_logo():
     assert PLOTLY_CONFIG["displayModeBar"] == "hover" and PLOTLY_CONFIG["displaylogo"] is False

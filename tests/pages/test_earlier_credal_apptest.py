@@ -66,3 +66,22 @@ def test_widgets_write_the_url_and_a_new_data_set_starts_at_row_0():
     at.selectbox(key="ec_data").set_value("balloons").run()
     assert not at.exception
     assert at.query_params["data"] == "balloons" and at.query_params["row"] == "0"
+
+
+def test_present_mode_lowers_the_charts_but_not_the_tree():
+    from streamlit.testing.v1 import AppTest
+
+    from app_support.figures import PRESENT_HEIGHT
+    from app_support.page import PRESENT_KEY
+
+    query = {"data": "tic_tac_toe", "depth": "4"}
+    plain = open_page(PAGE, query, TIMEOUT)
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.session_state[PRESENT_KEY] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    tall = chart(plain, "ec_tree")["layout"]["height"]
+    assert tall > PRESENT_HEIGHT                                   # a deep tree: capping would squash it
+    assert chart(at, "ec_tree")["layout"]["height"] == tall
+    assert chart(at, "ec_reject")["layout"]["height"] <= PRESENT_HEIGHT
