@@ -185,3 +185,26 @@ def test_the_app_serves_the_lessons_glossary_and_references():
         assert not at.exception, [e.value for e in at.exception]
         assert heading in [h.value for h in (*at.title, *at.header)]
         # (the reveal and its link through the navigation are walked in tests/browser/test_lessons_browser.py)
+
+
+def test_present_mode_shows_the_widget_beside_its_lowered_figure():
+    import json
+
+    from app_support.figures import PRESENT_HEIGHT
+    from app_support.page import PRESENT_KEY
+
+    lesson = lessons()[0]
+    index = next(i for i, step in enumerate(lesson.steps) if step.widget.kind == "slider")
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update({"lesson": lesson.id, "step": str(index + 1), "seed": SEED})
+    at.session_state[PRESENT_KEY] = True
+    at.run()
+    button(at, "reveal").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    chart_cols = [c for c in at.columns if c.get("plotly_chart")]
+    widget_cols = [c for c in at.columns if c.slider]
+    assert len(chart_cols) == 1 and len(widget_cols) == 1 and chart_cols[0] is not widget_cols[0]
+    assert widget_cols[0].proto.weight < chart_cols[0].proto.weight          # (1, 2): the figure wider
+    spec = json.loads(chart_cols[0].get("plotly_chart")[0].proto.spec)
+    assert spec["layout"]["height"] <= PRESENT_HEIGHT
