@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import urllib.parse
+
 import pandas as pd
 import streamlit as st
 
+from app_support.lessons.catalogue import step_link
 from app_support.page import page_setup, show_chart, write_url
 from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
 from app_support.text import cite
@@ -80,16 +83,19 @@ if fresh:
 for key in (K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE, K_NC, K_NNOT):   # kept while a view hides them
     st.session_state[key] = st.session_state[key]
 
+# one explanation, written once: what the LNCC, the α-cut and the critical α are is Lesson 3's (steps 1-3);
+# the page keeps what the lesson does not say (Theorems 1-2: the one-number parametrisation t)
+LESSON_3 = "/lessons?" + urllib.parse.urlencode(step_link("likelihood-credal", 0))
 st.markdown(
     cite("The **likelihood-based [naive credal classifier](/glossary#ncc)** "
          "[LNCC](/glossary#lncc)$_\\alpha$ keeps every [naive Bayes classifier](/glossary#nbc) "
-    "(NBC) θ whose [normalised likelihood](/glossary#normalised-likelihood) is at least α; class c "
-    "[dominates](/glossary#dominance) ¬c if c is more probable for "
-    "**all** of them. By 000's Theorems 1-2 every θ maps to one number t ∈ [a, b] where the ratio is an "
-    "increasing r(t), and the best likelihood at each ratio is the "
-    "**[profile likelihood](/glossary#profile-likelihood)** L(t), the upper "
-    "edge of the cloud below: c dominates ¬c exactly when L < α wherever r(t) ≤ 1, i.e. when α exceeds "
-    "the **[critical α](/glossary#critical-alpha)**, the highest L on the ¬c side of P(c | f̃) = 1/2.")
+         "(NBC) θ whose [normalised likelihood](/glossary#normalised-likelihood) is at least α and "
+         f"[dominance](/glossary#dominance) asks all of them ([Lesson 3, steps 1-3]({LESSON_3}) build this "
+         "up). By 000's Theorems 1-2 every θ maps to one number t ∈ [a, b] where the ratio is an "
+         "increasing r(t), and the best likelihood at each ratio is the "
+         "**[profile likelihood](/glossary#profile-likelihood)** L(t), the upper edge of the cloud below: "
+         "c dominates ¬c exactly when L < α wherever r(t) ≤ 1, i.e. when α exceeds the "
+         "**[critical α](/glossary#critical-alpha)**, the highest L on the ¬c side of P(c | f̃) = 1/2.")
 )
 rule_col, profile_col = st.columns(2)
 rule_col.latex(r"c \succ \neg c \iff \inf_{\theta:\ \mathrm{lik}(\theta) \ge \alpha}"

@@ -307,3 +307,24 @@ def test_back_through_the_navigation_the_page_shows_the_view_it_left():
     at = back
     assert at.selectbox(key="pl_preset").value == "000-ex3"
     assert at.slider(key="pl_alpha").value == pytest.approx(0.7)
+
+
+def test_the_intro_links_the_lesson_steps_that_explain_the_lncc():
+    import re
+    import urllib.parse
+
+    from app_support.lessons.catalogue import lessons
+
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.run()
+    assert not at.exception
+    links = [q for m in at.markdown for q in re.findall(r"\]\(/lessons\?([^)]+)\)", m.value)]
+    assert len(links) == 1
+    query = dict(urllib.parse.parse_qsl(links[0]))
+    lesson = next(x for x in lessons() if x.id == query["lesson"])
+    lessons_page = AppTest.from_file(str(Path(PAGE).with_name("lessons.py")), default_timeout=60)
+    lessons_page.query_params.update(query)
+    lessons_page.run()
+    assert not lessons_page.exception
+    step = lesson.steps[int(query["step"]) - 1]
+    assert lessons_page.header[0].value == step.title and "likelihood" in step.text
