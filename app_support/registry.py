@@ -85,8 +85,8 @@ REGISTRY: tuple[PageEntry, ...] = (
               "Explore", "likelihood and IDM intervals as the sample grows, and how often each "
                          "classifier admits ignorance"),
     PageEntry("determinacy_curves", "Determinacy curves", ":material/monitoring:", "determinacy_curves",
-              "Explore", "how often NCC_ε and LNCC_α commit to one class as the sample grows (paper "
-                         "000's Fig. 5 and Table 1)"),
+              "Explore", "how often NCC_ε and LNCC_α commit to one class as the sample grows (Antonucci, "
+                         "Cattaneo & Corani 2011, Fig. 5 and Table 1)"),
     PageEntry("aode_weights", "AODE compression weights", ":material/scale:", "aode_weights", "Explore",
               "Bayesian model averaging against compression coefficients, and their credal versions"),
     PageEntry("earlier_credal", "Credal model averaging, trees and the reject option",
