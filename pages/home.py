@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import urllib.parse
 
 import streamlit as st
 
 from app_support.home.model import N_TRAIN, S_GRID, live_example, set_size_figure
+from app_support.lessons.catalogue import step_link
 from app_support.page import columns_for_present, page_setup, present_mode, show_chart, sync
 from app_support.registry import by_section
 from app_support.url_state import Number, UrlState
@@ -37,10 +39,14 @@ for the observed features $\\mathbf{f}$ iff
 st.latex(
     r"a \succ b \iff \inf_{t \in \mathcal{T}} \frac{P_t(a, \mathbf{f})}{P_t(b, \mathbf{f})} > 1,"
 )
+# one explanation, written once: why a larger s never shrinks the set is Lesson 1's step 5
+LESSON_1 = "/lessons?" + urllib.parse.urlencode(step_link("naive-credal", 0))
+LARGER_S = "/lessons?" + urllib.parse.urlencode(step_link("naive-credal", 4))
 st.markdown(
-    "where $P_t$ is the naive-Bayes probability learned with the prior $s\\,t$ and $\\mathcal{T}$ holds "
-    "every way of spreading the $s$ hidden instances over classes and feature values. "
-    "Larger $s$ means more caution: more classes survive, and the set grows."
+    "where $P_t$ is the naive-Bayes probability learned with the prior $s\\,t$ and $\\mathcal{T}$ "
+    "([the set of spreads](/glossary#t-set)) holds every way of spreading the $s$ hidden instances over "
+    f"classes and feature values. Step by step, with a question at each: [Lesson 1]({LESSON_1}); why a "
+    f"larger $s$ can only grow the set: [its step 5]({LARGER_S})."
 )
 
 st.subheader("Live example")

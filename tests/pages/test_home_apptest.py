@@ -100,3 +100,17 @@ def test_present_mode_from_the_url_and_the_sidebar_toggle():
     plain = run_app()
     assert plain.sidebar.toggle(key="present_mode").value is False
     assert PRESENT_CSS.strip() not in styles(plain) and "katex-display" in styles(plain)
+
+
+def test_home_links_lesson_1_and_the_step_on_a_larger_s():
+    import re
+    import urllib.parse
+
+    from app_support.lessons.catalogue import lessons
+
+    at = run_app()
+    links = [dict(urllib.parse.parse_qsl(q)) for m in at.markdown
+             for q in re.findall(r"\]\(/lessons\?([^)]+)\)", m.value)]
+    first = lessons()[0]
+    assert [(q["lesson"], int(q["step"])) for q in links] == [(first.id, 1), (first.id, 5)]
+    assert "larger" in first.steps[4].title.lower()                 # the step that explains it
