@@ -7,12 +7,13 @@ import streamlit as st
 
 from app_support.lessons.glossary import TERMS
 from app_support.page import page_setup
+from app_support.text import cite
 
 page_setup("Glossary")
-st.markdown(
+st.markdown(cite(
     "Each term in a sentence or two, its formula and where it comes from. The papers 000, 001, 003 "
     "and 004 are listed in full on the [references](/references) page."
-)
+))
 
 
 def shown(name: str) -> str:
@@ -23,8 +24,8 @@ def shown(name: str) -> str:
 st.markdown(" · ".join(f"[{shown(t.name.split(' — ')[0])}](#{t.anchor})" for t in TERMS))
 for entry in TERMS:
     st.subheader(shown(entry.name), anchor=entry.anchor, divider="gray")
-    st.markdown(shown(entry.text))
+    st.markdown(cite(shown(entry.text)))
     if entry.latex:
         st.latex(entry.latex)
     if entry.source:
-        st.caption(f"Source: {entry.source}")
+        st.caption(f"Source: {cite(entry.source)}")
