@@ -9,5 +9,6 @@ modules directly in ``app_support/`` are shared by every page: ``page`` (skeleto
 ``cached_samples`` / ``uploads`` (data loading), ``figures`` (figure helpers), ``text``, ``registry``. A
 page uses the shared modules and its own package, never another page's ``model``; the Learn pages (one
 family on the lessons' model) share their support and may show an Explore page's figure through that
-page's ``figures`` module (tests/app_support/test_layout.py checks both).
+page's ``figures`` module; any page may link a lesson step through ``lessons.catalogue.step_link``
+(tests/app_support/test_layout.py checks all three).
 """
