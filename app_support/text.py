@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["plain", "percent", "paper_link", "cite", "glossary_link", "PAPER_TITLES"]
+__all__ = ["plain", "percent", "paper_link", "cite", "cite_plain", "cite_chart", "glossary_link",
+           "PAPER_TITLES"]
 
 MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|<>$~:]")
 
@@ -54,6 +55,28 @@ def cite(markdown: str) -> str:
     def link(match: re.Match) -> str:
         return paper_link(match.group(1), text=match.group(0))
     return _CITATION.sub(link, markdown)
+
+
+def _short_name(paper: str) -> str:
+    """``"001"`` → ``"Corani & Antonucci 2012"`` (the authors and year of :data:`PAPER_TITLES`)."""
+    return re.match(r".*?\d{4}", PAPER_TITLES[paper]).group(0)
+
+
+def cite_plain(text: str) -> str:
+    """``text`` (the page's own, never user text) with each paper number followed by its authors and year,
+    for places that take no link (select-box options, table cells): ``"001 Fig. 5"`` →
+    ``"001 Fig. 5 (Corani & Antonucci 2012)"``."""
+    return _CITATION.sub(lambda m: f"{m.group(0)} ({_short_name(m.group(1))})", text)
+
+
+def cite_chart(text: str) -> str:
+    """``text`` (the page's own, never user text) for a Plotly title or annotation: each paper number
+    becomes a link to its References entry (Plotly renders ``<a href>`` in text) followed by its authors
+    and year, so the title names the paper on a projector and on paper too."""
+    def link(match: re.Match) -> str:
+        return (f'<a href="/references#paper-{match.group(1)}" target="_self">{match.group(0)}</a>'
+                f" ({_short_name(match.group(1))})")
+    return _CITATION.sub(link, text)
 
 
 def glossary_link(anchor: str, text: str | None = None) -> str:

@@ -37,3 +37,18 @@ def test_cite_links_the_citations_and_nothing_else(text, cited):
     out = cite(text)
     assert [m.group(1) for m in LINK.finditer(out)] == cited
     assert LINK.sub(lambda m: m.group(1), out) == text   # only links added, the text unchanged
+
+
+def test_cite_plain_names_authors_and_year_after_each_paper_number():
+    from app_support.text import cite_plain
+    assert cite_plain("001 Fig. 5: safe instances") == "001 Fig. 5 (Corani & Antonucci 2012): safe instances"
+    assert cite_plain("003 Example 2 and 004") == ("003 Example 2 (Cattaneo 2010) and "
+                                                   "004 (Li, De Bock & de Cooman 2019)")
+    assert cite_plain("10,000 rows, α = 0.001") == "10,000 rows, α = 0.001"      # not citations
+
+
+def test_cite_chart_links_each_paper_number_to_its_reference_entry():
+    from app_support.text import cite_chart
+    title = cite_chart("000 Ex. 2: the profile")
+    assert title == ('<a href="/references#paper-000" target="_self">000 Ex. 2</a> '
+                     "(Antonucci, Cattaneo & Corani 2011): the profile")
