@@ -3,11 +3,13 @@ per term, so a page links ``/glossary#<anchor>`` (``app_support.lessons.glossary
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from app_support.lessons.glossary import TERMS
 from app_support.page import page_setup
-from app_support.text import cite
+from app_support.text import cite, cite_plain
 
 page_setup("Glossary")
 st.markdown(cite(
@@ -21,11 +23,19 @@ def shown(name: str) -> str:
     return name.replace("_", "\\_")
 
 
-st.markdown(" · ".join(f"[{shown(t.name.split(' — ')[0])}](#{t.anchor})" for t in TERMS))
+def latex_cited(body: str) -> str:
+    """A formula whose ``\\text{…}`` names a paper by number: the authors and year follow (a formula takes no
+    link), ``&`` escaped for TeX."""
+    return re.sub(r"\\text\{([^{}]*)\}",
+                  lambda m: "\\text{" + cite_plain(m.group(1)).replace("&", "\\&") + "}", body)
+
+
+# a term named by paper numbers: its authors and year in the list (a link holds no link), links in its title
+st.markdown(" · ".join(f"[{cite_plain(shown(t.name.split(' — ')[0]))}](#{t.anchor})" for t in TERMS))
 for entry in TERMS:
-    st.subheader(shown(entry.name), anchor=entry.anchor, divider="gray")
+    st.subheader(cite(shown(entry.name)), anchor=entry.anchor, divider="gray")
     st.markdown(cite(shown(entry.text)))
     if entry.latex:
-        st.latex(entry.latex)
+        st.latex(latex_cited(entry.latex))
     if entry.source:
         st.caption(f"Source: {cite(entry.source)}")

@@ -52,7 +52,7 @@ def bare_numbers(text: str) -> list[str]:
         label, paper = (match.group(1), match.group(2)) if match.re is _LINKED_MD else match.group(2, 1)
         cited = _CITATION.fullmatch(label)
         return "" if cited is None or cited.group(1) == paper else label
-    text = _LINKED_HTML.sub(gone, _LINKED_MD.sub(gone, text))
+    text = _LINKED_HTML.sub(gone, _LINKED_MD.sub(gone, text.replace("\\&", "&")))     # TeX's \& is &
     bare = []
     for match in _CITATION.finditer(text):
         if not text[match.end():].startswith(f" ({_short_name(match.group(1))})"):
@@ -147,6 +147,7 @@ def test_the_check_finds_bare_numbers_and_accepts_named_ones():
     # a link or an authors' name must be the paper's own
     assert bare_numbers('[000 Ex. 2](/references#paper-001 "x")') == ["000 Ex. 2"]
     assert bare_numbers(f"001 ({_short_name('000')})") == ["001"]
+    assert bare_numbers(r"\text{003 (Cattaneo 2010), 004 (Li, De Bock \& de Cooman 2019)}") == []
     frame = pd.DataFrame({"source": ["004 Table 2", cite_plain("004 Table 2")]})
     texts = [text for _, text in _table_texts(frame)]
     assert [n for t in texts for n in bare_numbers(t)] == ["004 Table 2"]
