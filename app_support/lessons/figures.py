@@ -1,10 +1,11 @@
 """Two small plotly figures the pages' builders do not offer (bars of a few numbers; a curve against a
 parameter, with an optional band and reference line).  Plain builders: they take numbers computed by
-``credal_core``, never import streamlit and do no credal mathematics."""
+``credal_core``, never import streamlit and do no credal mathematics.  Declared as plain dicts
+(:class:`~app_support.figures.DeclaredFigure`: no plotly validation on a slider's new value); read only."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
+from app_support.figures import DeclaredFigure
 
 __all__ = ["bars", "curve"]
 
@@ -23,10 +24,11 @@ def _layout(title: str, x_title: str, y_title: str, **extra) -> dict:
     )
 
 
-def bars(labels, values, *, title: str, y_title: str, y_range=(0, 1), text_format: str = ".3f") -> go.Figure:
+def bars(labels, values, *, title: str, y_title: str, y_range=(0, 1), text_format: str = ".3f"):
     """One bar per label, its value printed on it."""
     values = [float(v) for v in values]
-    trace = go.Bar(
+    trace = dict(
+        type="bar",
         x=[str(v) for v in labels],
         y=values,
         text=[format(v, text_format) for v in values],
@@ -35,8 +37,9 @@ def bars(labels, values, *, title: str, y_title: str, y_range=(0, 1), text_forma
         hovertemplate="%{x}: %{y:.4f}<extra></extra>",
     )
     layout = _layout(title, "", y_title)
-    layout["yaxis"]["range"] = list(y_range) if y_range else None
-    return go.Figure(data=[trace], layout=layout)
+    if y_range:
+        layout["yaxis"]["range"] = list(y_range)
+    return DeclaredFigure([trace], layout)
 
 
 def curve(
@@ -54,7 +57,7 @@ def curve(
     mark: float | None = None,
     log_y: bool = False,
     y_range=None,
-) -> go.Figure:
+):
     """``y`` against ``x`` (a line); ``band`` = (lower, upper) shaded; ``hline`` dotted; ``mark`` a dashed
     vertical line at the widget's value."""
     x = [float(v) for v in x]
@@ -62,7 +65,8 @@ def curve(
     if band is not None:
         lower, upper = ([float(v) for v in b] for b in band)
         traces += [
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=lower,
                 mode="lines",
@@ -72,7 +76,8 @@ def curve(
                 showlegend=False,
                 hovertemplate="lower %{y:.4f}<extra></extra>",
             ),
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=upper,
                 mode="lines",
@@ -86,7 +91,8 @@ def curve(
         ]
     if y is not None:
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=[float(v) for v in y],
                 mode="lines",
@@ -122,7 +128,7 @@ def curve(
                 line=dict(color=GREY, width=1.5, dash="dash"),
             )
         )
-    layout = _layout(title, x_title, y_title, shapes=shapes)
+    layout = _layout(title, x_title, y_title, **({"shapes": shapes} if shapes else {}))
     if log_y:
         layout["yaxis"].update(type="log", dtick=1)      # ticks at powers of 10 only (no bare "5")
     if y_range is not None:
@@ -141,23 +147,5 @@ def curve(
                 font=dict(color=GREY),
             )
         ]
-    return go.Figure(data=traces, layout=layout)
+    return DeclaredFigure(traces, layout)
 
-
-def narrow_title(figure, width: int = 44):
-    """The same figure with a long title broken over two lines (a phone's width cuts one long line); a new
-    figure, the given one (possibly shared, read only) untouched."""
-    spec = figure.to_dict()
-    layout = dict(spec.get("layout", {}))
-    title = layout.get("title")
-    text = title.get("text", "") if isinstance(title, dict) else ""
-    if len(text) <= width or "<br>" in text:
-        return figure
-    cut = text.rfind(" ", 0, max(len(text) // 2 + 8, 1))
-    if cut <= 0:
-        return figure
-    layout["title"] = {**title, "text": text[:cut] + "<br>" + text[cut + 1:]}
-    margin = dict(layout.get("margin") or {})
-    margin["t"] = int(margin.get("t", 50)) + 22
-    layout["margin"] = margin
-    return go.Figure({"data": spec.get("data", []), "layout": layout})

@@ -195,10 +195,19 @@ DOM_Q = QuestionSpec(
 )
 
 
+DOM_GRID = tuple(float(s) for s in np.round(np.linspace(0.1, 10, 60), 3))
+
+
+@functools.lru_cache(maxsize=256)
+def _ratios(key: tuple, a: str, b: str) -> tuple:
+    """The smallest ratio at each s of :data:`DOM_GRID` (the curve does not move with the slider)."""
+    params = {"n_c": key[0], "n_not": key[1], "counts_c": key[2], "counts_not": key[3]}
+    return tuple(ncc_ratio(params, s, a, b) for s in DOM_GRID)
+
+
 def _dom_figure(params):
     a, b = params["a"], params["b"]
-    grid = np.round(np.linspace(0.1, 10, 60), 3)
-    ratios = [ncc_ratio(params, s, a, b) for s in grid]
+    grid, ratios = DOM_GRID, _ratios(_key(params), a, b)
     return curve(
         grid,
         ratios,
@@ -229,6 +238,7 @@ def three_class_problem(data_seed: int):
     return X.iloc[:20].reset_index(drop=True), labels[:20], X.iloc[20:].reset_index(drop=True)
 
 
+@functools.lru_cache(maxsize=1024)
 def ncc_set(data_seed: int, s: float) -> tuple:
     X, y, instance = three_class_problem(int(data_seed))
     model = NCC(s=float(s), categories="declared").fit(X, y, classes=["a", "b", "c"])

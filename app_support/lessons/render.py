@@ -8,6 +8,7 @@ experiment result (``on_experiment``), and holds the verdict until the teacher's
 """
 from __future__ import annotations
 
+import json
 import secrets
 import urllib.parse
 from collections.abc import Callable
@@ -17,9 +18,10 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from app_support.figures import for_screen, shared_figure
+from app_support.lessons.catalogue import lesson as find_lesson
 from app_support.lessons.catalogue import lessons
-from app_support.lessons.figures import narrow_title
-from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT, Verdict
+from app_support.lessons.model import CHOICE, CLASSES, INVALID, RIGHT, Question, Verdict
 from app_support.page import columns_for_present, show_chart
 from app_support.registry import page as registered
 from app_support.text import cite
@@ -73,6 +75,51 @@ class Hooks:
     after_verdict: Callable[[], None] | None = None
 
 
+# ---------------------------------------------------------------- what every session shares
+# A step's question, its answer and explanation, its figure at each widget value and a student's own
+# experiment are the same for every session with the same parameters and seed: computed once per process
+# (Streamlit's per-key lock makes a class arriving together wait for one computation, not do it 100
+# times), shared read only.  Cost per run then: Streamlit's own work and one JSON of a cached figure.
+def _step(lesson_id: str, step_id: str):
+    found = find_lesson(lesson_id)
+    return found.steps[found.step_index(step_id)]
+
+
+def params_key(params: dict) -> str:
+    """A question's parameters (JSON-able) as one canonical string: the caches' key."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+@st.cache_resource(max_entries=4096, show_spinner=False)
+def question_of(lesson_id: str, step_id: str, seed: int) -> Question:
+    """Step ``step_id``'s question for ``seed`` (read only: its ``params`` are shared)."""
+    return _step(lesson_id, step_id).question.generate(int(seed))
+
+
+@st.cache_resource(max_entries=4096, show_spinner=False)
+def solution_of(lesson_id: str, step_id: str, key: str) -> tuple:
+    """(right answer, explanation) of the question with parameters ``key`` (:func:`params_key`)."""
+    return _step(lesson_id, step_id).question.solution(json.loads(key))
+
+
+@st.cache_resource(max_entries=8192, show_spinner=False)
+def figure_of(lesson_id: str, step_id: str, key: str):
+    """The step's figure at parameters ``key`` as every chart is shown (title wrapped), its plotly dict
+    computed once: ``show_chart`` then costs one JSON encoding.  Never modified."""
+    return shared_figure(for_screen(_step(lesson_id, step_id).figure(json.loads(key))))
+
+
+@st.cache_resource(max_entries=8192, show_spinner=False)
+def experiment_of(lesson_id: str, step_id: str, key: str, seed: int) -> float:
+    return float(_step(lesson_id, step_id).experiment.run(json.loads(key), int(seed)))
+
+
+def grade(lesson_id: str, step, question: Question, answer) -> Verdict:
+    """``step.question.grade`` with the solution computed once per question (shared)."""
+    return step.question.grade(question, answer,
+                               solution=solution_of(lesson_id, step.id, params_key(question.params)))
+
+
 def go(params: dict | None) -> None:
     """Open another step (or the list): new query parameters, then a rerun."""
     st.query_params.from_dict(params or {})
@@ -105,15 +152,15 @@ def full_page_link(page: str, label: str, query: dict) -> None:
         st.markdown(f"[Open {label} at these values]({url})")
 
 
-def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks, key: str) -> None:
+def _experiment(lesson_id: str, step, index: int, params: dict, seed: int, hooks: Hooks, key: str) -> None:
     """The student's own experiment result; with ``on_experiment`` (a class) run once per step and seed and
-    handed to the hook, else (self-study) run at every render on the values shown."""
+    handed to the hook, else (self-study) on the values shown (cached: the same for the same values)."""
     if hooks.on_experiment is None:
-        value = float(step.experiment.run(params, seed))
+        value = experiment_of(lesson_id, step.id, params_key(params), seed)
     else:
         cached = st.session_state.get(key + "exp")
         if cached is None or cached[0] != seed:
-            cached = (seed, float(step.experiment.run(params, seed)))
+            cached = (seed, experiment_of(lesson_id, step.id, params_key(params), seed))
             st.session_state[key + "exp"] = cached
             hooks.on_experiment(index, cached[1])
         value = cached[1]
@@ -123,7 +170,7 @@ def _experiment(step, index: int, params: dict, seed: int, hooks: Hooks, key: st
     st.caption(step.experiment.label)
 
 
-def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks) -> None:
+def live_view(lesson_id: str, step, index: int, params: dict, key: str, seed: int, hooks: Hooks) -> None:
     """The step's widget beside its figure, and the link into the full page at the same parameters."""
     widget = step.widget
     left, right = columns_for_present((1, 2))   # beside each other in presentation mode
@@ -139,9 +186,9 @@ def live_view(step, index: int, params: dict, key: str, seed: int, hooks: Hooks)
         target = registered(step.page)
         full_page_link(target.path, target.title, step.link(shown))
         if step.experiment is not None and hooks.on_experiment is None:
-            _experiment(step, index, shown, seed, hooks, key)
+            _experiment(lesson_id, step, index, shown, seed, hooks, key)
     # no mode bar: it would cover the chart's title, and a lesson's figure needs no zoom tools
-    figure = narrow_title(step.figure(shown))
+    figure = figure_of(lesson_id, step.id, params_key(shown))
     show_chart(figure, key=key + "fig", where=right, config={"displayModeBar": False})
 
 
@@ -158,7 +205,13 @@ def _show_verdict(verdict: Verdict, shown: bool) -> None:
         st.markdown(cite(verdict.explanation))
 
 
-def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
+def _answer_shown(lesson_id: str, step, question) -> Verdict:
+    """The verdict on the right answer itself ("Show the answer")."""
+    right = solution_of(lesson_id, step.id, params_key(question.params))[0]
+    return grade(lesson_id, step, question, list(right) if question.kind == CLASSES else right)
+
+
+def _question_box(lesson_id: str, step, question, key: str, hooks: Hooks) -> Verdict | None:
     """The question, its answer and Check; returns the verdict to show (None: none yet)."""
     held = hooks.hold_verdict
     closed = held and hooks.revealed
@@ -167,14 +220,12 @@ def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
         answer = answer_input(question, key + "answer", disabled=closed)
         check, reveal = st.columns(2)
         if check.button("Check", key=key + "check", type="primary", disabled=closed):
-            verdict = step.question.grade(question, answer)
+            verdict = grade(lesson_id, step, question, answer)
             st.session_state[key + "verdict"] = verdict
             if verdict.status != INVALID and hooks.on_answer is not None:
                 hooks.on_answer(question.id, answer, verdict)
         if not held and reveal.button("Show the answer", key=key + "reveal"):
-            right = step.question.solve(question.params)
-            st.session_state[key + "verdict"] = step.question.grade(
-                question, list(right) if question.kind == CLASSES else right)
+            st.session_state[key + "verdict"] = _answer_shown(lesson_id, step, question)
             st.session_state[key + "shown"] = True
         verdict = st.session_state.get(key + "verdict")
         if held and not hooks.revealed:
@@ -186,8 +237,7 @@ def _question_box(step, question, key: str, hooks: Hooks) -> Verdict | None:
                 st.caption("Your teacher reveals the answer when the class has answered.")
             return None
         if held and (verdict is None or verdict.status == INVALID):   # revealed: no answer from here
-            right = step.question.solve(question.params)
-            verdict = step.question.grade(question, list(right) if question.kind == CLASSES else right)
+            verdict = _answer_shown(lesson_id, step, question)
             st.session_state[key + "shown"] = True
         if verdict is not None:
             _show_verdict(verdict, bool(st.session_state.get(key + "shown")))
@@ -206,14 +256,14 @@ def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
     st.markdown(cite(step.text))
     if step.formula:
         st.latex(step.formula)
-    question = step.question.generate(seed)
+    question = question_of(lesson.id, step.id, int(seed))
     key = f"{KEY}{lesson.id}_{step.id}_{seed}_"
     experiment_seed = seed if hooks.experiment_seed is None else hooks.experiment_seed
     if step.experiment is not None and hooks.on_experiment is not None:
-        _experiment(step, index, question.params, experiment_seed, hooks, key)
-    verdict = _question_box(step, question, key, hooks)
+        _experiment(lesson.id, step, index, question.params, experiment_seed, hooks, key)
+    verdict = _question_box(lesson.id, step, question, key, hooks)
     if verdict is not None and verdict.status != INVALID:
-        live_view(step, index, question.params, key, experiment_seed, hooks)
+        live_view(lesson.id, step, index, question.params, key, experiment_seed, hooks)
     elif not hooks.hold_verdict:
         st.caption("Answer (or show the answer) to see the figure and explore it.")
     last = len(lesson.steps) - 1 if hooks.max_step is None else min(hooks.max_step, len(lesson.steps) - 1)

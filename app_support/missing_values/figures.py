@@ -1,12 +1,12 @@
 """Plotly figure of the page "Missing values": which classes each treatment of missing values returns.
 
 A plain builder: it takes the treatments' names and their classes (computed by
-``credal_core.naive.ncc_explain``), returns ``go.Figure``, never imports streamlit and does no credal
+``credal_core.naive.ncc_explain``), returns a ``DeclaredFigure``, never imports streamlit and does no credal
 mathematics.
 """
 from __future__ import annotations
 
-import plotly.graph_objects as go
+from app_support.figures import DeclaredFigure
 
 # colour-blind safe (Okabe-Ito), told apart by lightness too, with a legend; returned cells also carry a ✓
 IN_SET = "#0072B2"        # a class the treatment returns (blue)
@@ -17,13 +17,14 @@ LEGEND = ((IN_SET, "returned"), (IN_SET_TRUE, "returned, the true class"),
           (MISSED_TRUE, "true class left out"), (OUT, "left out"))
 
 
-def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) -> go.Figure:
+def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) -> DeclaredFigure:
     """Grid treatments (rows, first at the top) × classes (columns): a filled cell is a class returned.
 
     ``members[i]`` are the classes treatment ``names[i]`` returns; ``truth`` (optional) is the
     instance's true class: its column is labelled, bluish green where returned and vermillion where left
     out, so a confident wrong answer shows as a vermillion cell on a row with a single blue one.  A legend
-    below the grid names the four colours (:data:`LEGEND`).
+    below the grid names the four colours (:data:`LEGEND`).  Declared as plain dicts (no plotly
+    validation: a figure per slider value), read only.
     """
     labels = [str(c) for c in classes]
     rows = [str(n) for n in names]
@@ -67,4 +68,4 @@ def set_grid(names: list[str], members: list[tuple], classes: list, truth=None) 
         height=150 + 46 * len(rows), margin=dict(l=10, r=10, t=60, b=10), plot_bgcolor="white",
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.02, yanchor="top", font=dict(size=13)),
     )
-    return go.Figure(data=[points, *keys], layout=layout)
+    return DeclaredFigure([points, *keys], layout)

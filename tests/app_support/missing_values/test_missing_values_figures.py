@@ -52,3 +52,10 @@ def test_the_legend_names_each_colour_shown_and_only_those():
     assert keys == {colour: name for colour, name in LEGEND if colour in shown}
     without_truth = set_grid(NAMES, MEMBERS, ["no", "yes"])
     assert {t.marker.color for t in without_truth.data[1:]} == {IN_SET, OUT}
+
+
+def test_the_grid_is_declared_and_sends_what_plotly_validates():
+    from tests.app_support.test_declared_figures import same_chart
+
+    same_chart(set_grid(NAMES, MEMBERS, ["no", "yes"], truth="no"))
+    same_chart(set_grid(["NCC"], [(1,)], [0, 1]))
