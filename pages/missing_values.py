@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import hashlib
 
-import pandas as pd
 import streamlit as st
 
-from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
-from app_support.missing_values.figures import set_grid
-from app_support.missing_values.model import MAX_STEPS, scenario, upload_columns, upload_data
+from app_support.missing_values.model import (
+    MAX_STEPS,
+    dominance_view,
+    sample,
+    scenario,
+    upload_columns,
+    upload_data,
+)
 from app_support.missing_values.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY
 from app_support.page import page_setup, show_chart, sync
 from app_support.text import plain
 from app_support.uploads import LIMITS
 from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
-from credal_core.naive.ncc_explain import explain_dominance
 
 KEY = "mv_"
 UPLOAD = "upload"
@@ -52,7 +55,7 @@ def on_data_change() -> None:
             default = STATE[name].default
             st.session_state[KEY + name] = list(default) if isinstance(default, tuple) else default
     else:
-        first = [] if data == UPLOAD else [str(cached_sample(data)[0].columns[0])]
+        first = [] if data == UPLOAD else [str(sample(data)[0].columns[0])]
         st.session_state[KEY + "row"], st.session_state[KEY + "missing"] = 1, first
         st.session_state[KEY + "hfeat"], st.session_state[KEY + "hide"] = (first or [""])[0], 0.0
     on_change()
@@ -91,7 +94,7 @@ if data == UPLOAD:
     # the name too: its extension decides CSV or ARFF parsing
     data_key = f"upload-{hashlib.sha256(upload.getvalue()).hexdigest()[:16]}-{upload.name}-{class_column}"
 else:
-    X, y = cached_sample(data)
+    X, y = sample(data)
     data_key = f"sample-{data}"
 features = [str(c) for c in X.columns]
 data_col.caption(f"{len(X)} rows, {len(features)} features, classes: "
@@ -126,16 +129,16 @@ missing = i2.multiselect("Features missing in the instance", features, key=KEY +
 s = i3.slider("s (hidden instances of the IDM)", 0.1, 10.0, step=0.1, key=KEY + "s", on_change=on_change)
 leave_out = i1.toggle("Leave the row out of training", key=KEY + "loo", on_change=on_change)
 s = STATE["s"].parse(str(s))
+arguments = dict(row=row - 1, missing=tuple(f for f in features if f in missing), leave_out=bool(leave_out),
+                 hide=float(hide), mechanism=mechanism, hide_feature=hide_feature, hide_value=hide_value,
+                 seed=int(seed), s=float(s))
 try:
-    view = scenario(data_key, X, y, row=row - 1, missing=tuple(f for f in features if f in missing),
-                    leave_out=bool(leave_out), hide=float(hide), mechanism=mechanism,
-                    hide_feature=hide_feature, hide_value=hide_value, seed=int(seed), s=float(s))
+    view = scenario(data_key, X, y, **arguments)
 except ValueError as problem:
     st.error(f"**This case cannot be computed:** {plain(problem)}. Pick another row or hide fewer cells.")
     st.stop()
 truth, treatments = view["truth"], view["treatments"]
-shown = view["instance"].astype(object).where(view["instance"].notna(), "?").assign(**{"(class)": truth})
-st.dataframe(shown.astype(str), hide_index=True, key="mv_instance")
+st.dataframe(view["shown"], hide_index=True, key="mv_instance")
 holes = {f: n for f, n in view["holes"].items() if n}
 st.caption(f"Cells hidden in training by the mechanism: {view['hidden']}. Missing training cells per "
            "feature: "
@@ -146,14 +149,8 @@ for message in view["warnings"]:
 
 st.subheader("3 · The treatments side by side")
 classes = list(treatments[1].model.classes_)
-fig = set_grid([t.name for t in treatments], [t.members for t in treatments], classes, truth=truth)
-show_chart(fig, key="mv_grid")
-summary = pd.DataFrame({
-    "treatment": [t.name for t in treatments],
-    "classes returned": ["{" + ", ".join(map(str, t.members)) + "}" for t in treatments],
-    "size": [len(t.members) for t in treatments],
-    "contains the truth": ["yes" if str(truth) in map(str, t.members) else "no" for t in treatments]})
-st.dataframe(summary, hide_index=True, key="mv_summary")
+show_chart(view["grid"], key="mv_grid")
+st.dataframe(view["summary"], hide_index=True, key="mv_summary")
 conservative = [t for t in treatments if t.kind == "conservative"]
 if conservative:
     st.caption("Rows 'not MAR' declare the listed features not missing at random, in training and in the "
@@ -173,18 +170,16 @@ explained = [i for i, t in enumerate(treatments) if t.kind != "nbc"]
 if st.session_state.get(KEY + "tr") not in explained:
     st.session_state[KEY + "tr"] = explained[-1]
 c1, c2, c3 = st.columns([2, 1, 1])
-chosen = treatments[c1.selectbox("Treatment", explained, format_func=lambda i: treatments[i].name,
-                                 key=KEY + "tr", on_change=on_change)]
+chosen_index = c1.selectbox("Treatment", explained, format_func=lambda i: treatments[i].name, key=KEY + "tr",
+                            on_change=on_change)
+chosen = treatments[chosen_index]
 labels = [str(c) for c in classes]
 valid("a", labels, str(treatments[0].members[0]))
 valid("b", [c for c in labels if c != st.session_state[KEY + "a"]])
 a = c2.selectbox("Class a (does it dominate…)", labels, key=KEY + "a", on_change=on_change)
 b = c3.selectbox("…class b?", [c for c in labels if c != a], key=KEY + "b", on_change=on_change)
-e = explain_dominance(chosen.model, chosen.instance, classes[labels.index(a)], classes[labels.index(b)])
-table = e.table.drop(columns=["instance", "training missing", "missing m_j(a)"]).rename(columns={
-    "n(a, v)": f"n({a}, v)", "n_j(a)": f"n_j({a})", "n(b, v)": f"n({b}, v)", "n_j(b)": f"n_j({b})",
-    "missing m_j(b)": f"missing ({b})", "n(b, v) used": f"N_B({b}, v)"})
-st.dataframe(table.astype({"value used": str}), hide_index=True, key="mv_counts",
+e, table = dominance_view(view, (data_key, *sorted(arguments.items())), int(chosen_index), a, b)
+st.dataframe(table, hide_index=True, key="mv_counts",
              column_config={"treatment": st.column_config.TextColumn(width="medium"),
                             "factor": st.column_config.NumberColumn("factor at x*", format="%.4f")})
 if e.log_ratio == float("-inf"):

@@ -9,16 +9,26 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_support.data import load_sample
+from app_support.figures import shared_figure
+from app_support.missing_values.figures import set_grid
 from app_support.uploads import LIMITS, load_table
 from credal_core.data.csv_loader import CsvProblem, default_class_column
 from credal_core.data.dataset import choose_columns
 from credal_core.data.preparation import Preparation
-from credal_core.naive.ncc_explain import hide_cells, treatment_sets
+from credal_core.naive.ncc_explain import explain_dominance, hide_cells, treatment_sets
 
-__all__ = ["MAX_FEATURES", "MAX_STEPS", "upload_columns", "upload_data", "scenario"]
+__all__ = ["MAX_FEATURES", "MAX_STEPS", "sample", "upload_columns", "upload_data", "scenario",
+           "dominance_view"]
 
 MAX_FEATURES = 30     # the counts table has one row per feature: more is not a lecture view
 MAX_STEPS = 10        # conservative rows (features declared non-MAR one more at a time)
+
+
+@st.cache_resource(show_spinner=False)
+def sample(name: str) -> tuple[pd.DataFrame, pd.Series]:
+    """A shipped sample (X, y), read once per process and shared (read only: not copied per run)."""
+    return load_sample(name)
 
 
 def upload_columns(data: bytes, name: str) -> tuple[list, str, str]:
@@ -53,15 +63,18 @@ def upload_data(data: bytes, name: str, class_column: str) -> tuple:
     return X.reset_index(drop=True), choice.y.astype(str).reset_index(drop=True), notes, ""
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+# shared by every session (st.cache_resource: not copied per run; read only): a class moving the same
+# sliders meets each other's values, and a rerun then costs the page's drawing only
+@st.cache_resource(show_spinner=False, max_entries=512)
 def scenario(data_key: str, _X: pd.DataFrame, _y: pd.Series, *, row: int, missing: tuple, leave_out: bool,
              hide: float, mechanism: str, hide_feature: str, hide_value: str, seed: int, s: float) -> dict:
     """The instance (row ``row`` with the features ``missing`` blanked) and its classes under each
     treatment, the training cells of ``hide_feature`` hidden first (never the instance's own row).
 
     ``data_key`` names the data set, so the table (``_X``, ``_y``) is not hashed on every rerun.
-    Returns a dict: ``treatments``, ``instance``, ``truth``, ``hidden`` (cells hidden), ``holes``
-    (missing training cells per feature), ``warnings``.
+    Returns a dict (read only): ``treatments``, ``instance``, ``truth``, ``hidden`` (cells hidden),
+    ``holes`` (missing training cells per feature), ``warnings``, and what the page shows of them:
+    ``shown`` (the instance, ``?`` where missing, with its class), ``grid`` (the figure), ``summary``.
     """
     X = _X
     if hide > 0 and hide_feature in X.columns:
@@ -77,6 +90,34 @@ def scenario(data_key: str, _X: pd.DataFrame, _y: pd.Series, *, row: int, missin
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         treatments = treatment_sets(X_train, y_train, instance, s=s, max_steps=MAX_STEPS)
-    return {"treatments": treatments, "instance": instance, "truth": _y.iloc[row], "hidden": hidden,
+    truth = _y.iloc[row]
+    classes = list(treatments[1].model.classes_)
+    shown = instance.astype(object).where(instance.notna(), "?").assign(**{"(class)": truth}).astype(str)
+    summary = pd.DataFrame({
+        "treatment": [t.name for t in treatments],
+        "classes returned": ["{" + ", ".join(map(str, t.members)) + "}" for t in treatments],
+        "size": [len(t.members) for t in treatments],
+        "contains the truth": ["yes" if str(truth) in map(str, t.members) else "no" for t in treatments]})
+    grid = shared_figure(set_grid([t.name for t in treatments], [t.members for t in treatments], classes,
+                                  truth=truth))
+    return {"treatments": treatments, "instance": instance, "truth": truth, "hidden": hidden,
             "holes": X_train.isna().sum().to_dict(), "classes": sorted(set(_y.astype(str))),
-            "warnings": sorted({str(w.message) for w in caught if issubclass(w.category, UserWarning)})}
+            "warnings": sorted({str(w.message) for w in caught if issubclass(w.category, UserWarning)}),
+            "shown": shown, "summary": summary, "grid": grid}
+
+
+RENAMED = {"n(a, v)": "n({a}, v)", "n_j(a)": "n_j({a})", "n(b, v)": "n({b}, v)", "n_j(b)": "n_j({b})",
+           "missing m_j(b)": "missing ({b})", "n(b, v) used": "N_B({b}, v)"}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def dominance_view(_view: dict, key: tuple, index: int, a: str, b: str) -> tuple:
+    """(explanation, table shown) of "does ``a`` dominate ``b``" under treatment ``index`` of ``_view``
+    (the :func:`scenario` whose arguments are ``key``; read only)."""
+    chosen = _view["treatments"][index]
+    labels = [str(c) for c in chosen.model.classes_]
+    e = explain_dominance(chosen.model, chosen.instance, chosen.model.classes_[labels.index(a)],
+                          chosen.model.classes_[labels.index(b)])
+    table = e.table.drop(columns=["instance", "training missing", "missing m_j(a)"]).rename(
+        columns={k: v.format(a=a, b=b) for k, v in RENAMED.items()})
+    return e, table.astype({"value used": str})
