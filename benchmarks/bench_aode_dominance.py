@@ -22,28 +22,14 @@ tolerance cannot decide them).
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import ROOT, best_time, kernels_line, parser
 from scipy.optimize import linprog, minimize
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from credal_core.aode import CredalBMAAODE, CredalCompAODE  # noqa: E402
-
-
-def best_time(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
+from credal_core.aode import CredalBMAAODE, CredalCompAODE
 
 
 def lp_min_ratio(gamma, delta, eps):
@@ -76,8 +62,8 @@ def slsqp_min_ratio(alpha, beta, base, eps, total, equality):
 
 
 def compare(name, ours_fn, baseline_fn, repeat):
-    t_ours, ours = best_time(ours_fn, repeat)
-    t_base, values = best_time(baseline_fn, 1)
+    t_ours, ours = best_time(ours_fn, repeat, clock=time.perf_counter, with_output=True)
+    t_base, values = best_time(baseline_fn, 1, clock=time.perf_counter, with_output=True)
     decided = np.abs(values - 1) > 1e-6
     off = np.eye(values.shape[1], dtype=bool)[None]
     decided &= ~off
@@ -103,15 +89,8 @@ def every_pair(post, min_ratio):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--instances", type=int, default=200)
-    parser.add_argument("--comp-instances", type=int, default=30)
-    parser.add_argument("--train", type=int, default=150)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
-    from credal_core._compiled import numba_enabled
-
-    print("ours: compiled kernels (numba)" if numba_enabled() else "ours: numpy path (numba off or missing)")
+    args = parser(__doc__, instances=200, comp_instances=30, train=150, repeat=3).parse_args(argv)
+    print(kernels_line())
     data = pd.read_csv(ROOT / "sample_data" / "synthetic_nb.csv", dtype=str)
     X, y = data.drop(columns="class"), data["class"]
     X_fit, y_fit = X.iloc[: args.train], y.iloc[: args.train]

@@ -55,21 +55,18 @@ frequency_limit=1)``, declared categories) and in the paper's default form.
 """
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import ROOT, kernels_line, naive_bayes_data, parser
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
-from credal_core.resampling import repeated_stratified_kfold  # noqa: E402
+from credal_core.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
+from credal_core.resampling import repeated_stratified_kfold
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 UCI = ROOT.parent / "shared" / "reference" / "uci"
@@ -213,15 +210,8 @@ def nursery():
     return data.drop(columns="class"), data["class"].to_numpy()
 
 
-def synthetic(n, m=20, n_classes=3, n_values=4, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    cond = rng.dirichlet(np.ones(n_values), size=(n_classes, m))
-    X = np.empty((n, m), dtype=np.int64)
-    for c in range(n_classes):
-        rows = np.flatnonzero(y == c)
-        for j in range(m):
-            X[rows, j] = rng.choice(n_values, rows.size, p=cond[c, j])
+def synthetic(n, m=20, n_classes=3):
+    X, y = naive_bayes_data(n, m, n_classes)           # 4 values, Dirichlet(1) conditionals per class
     return pd.DataFrame(X, columns=[f"f{j}" for j in range(m)]), y
 
 
@@ -362,19 +352,12 @@ def accuracy(weka):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--warm", type=int, default=5)
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--train", type=int, default=10_000)
-    parser.add_argument("--only", choices=["nursery", "synthetic"])
-    parser.add_argument("--accuracy", action="store_true")
-    args = parser.parse_args(argv)
+    command = parser(__doc__, repeat=7, warm=5, folds=5, n=100_000, train=10_000)
+    command.add_argument("--only", choices=["nursery", "synthetic"])
+    command.add_argument("--accuracy", action="store_true")
+    args = command.parse_args(argv)
     missing = weka_available()
-    from credal_core._compiled import numba_enabled
-
-    print("ours: compiled kernels (numba)" if numba_enabled() else "ours: numpy path (numba off or missing)")
+    print(kernels_line())
     with tempfile.TemporaryDirectory() as tmp:
         weka = None
         if missing:

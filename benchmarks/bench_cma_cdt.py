@@ -17,45 +17,19 @@ fitted on and predicting all rows.  Every input is an integer matrix.  Each timi
 """
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import best_time, naive_bayes_data, parser
+from sklearn.tree import DecisionTreeClassifier
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from sklearn.tree import DecisionTreeClassifier  # noqa: E402
-
-from credal_core.model_averaging import CMA  # noqa: E402
-from credal_core.naive.ncc import NCC  # noqa: E402
-from credal_core.tree import CredalDecisionTree, InfoGainTree  # noqa: E402
+from credal_core.model_averaging import CMA
+from credal_core.naive.ncc import NCC
+from credal_core.tree import CredalDecisionTree, InfoGainTree
 
 NURSERY = Path("/work/shared/reference/uci/nursery.csv")
 TARGET = 5.0
-
-
-def best_time(fn, repeat: int) -> float:
-    fn()                                     # warm-up (caches, compiled kernels)
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
-def synthetic(n: int, m: int, n_classes: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    X = np.empty((n, m), dtype=np.int64)
-    for j in range(m):
-        cond = rng.dirichlet(np.ones(4), size=n_classes)            # P(value | class)
-        u = rng.random(n)
-        X[:, j] = (u[:, None] > np.cumsum(cond[y], axis=1)).sum(axis=1)
-    return X, y
 
 
 def nursery():
@@ -84,19 +58,14 @@ def run(name: str, X, y, repeat: int) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--m", type=int, default=20)
-    parser.add_argument("--classes", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
+    args = parser(__doc__, n=100_000, m=20, classes=3, repeat=3).parse_args(argv)
     rows = []
     if NURSERY.exists():
         rows += run("nursery", *nursery(), args.repeat)
     else:
         print(f"({NURSERY} absent: nursery skipped)")
-    rows += run(f"synthetic {args.n} x {args.m} x {args.classes}", *synthetic(args.n, args.m, args.classes),
-                args.repeat)
+    synthetic = naive_bayes_data(args.n, args.m, args.classes)
+    rows += run(f"synthetic {args.n} x {args.m} x {args.classes}", *synthetic, args.repeat)
     table = pd.DataFrame(rows)
     table["ratio"] = table["ours s"] / table["baseline s"]
     with pd.option_context("display.width", 160, "display.max_columns", 10):

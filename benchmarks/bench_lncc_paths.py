@@ -13,41 +13,26 @@ check that both paths return the same sets.  The factor is the figure of the war
 """
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
+from _common import best_time, load_average, parser, split_data
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_predict_set import best_time, naive_bayes_data, with_missing  # noqa: E402
-
-from credal_core import LNCC  # noqa: E402
+from credal_core import LNCC
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=20_000)
-    parser.add_argument("--m", type=int, default=20)
-    parser.add_argument("--classes", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--train", type=int, nargs="+", default=[300, 10_000])
-    parser.add_argument("--missing", type=float, default=0.0)
-    args = parser.parse_args(argv)
+    command = parser(__doc__, n=20_000, m=20, classes=3, repeat=2, train=[300, 10_000], missing=0.0)
+    args = command.parse_args(argv)
     warnings.simplefilter("ignore", RuntimeWarning)          # the once-only warning of the slow path
-    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
     print(f"{args.n:,} test rows x {args.m} features x {args.classes} classes, missing {args.missing:g}; "
-          f"CPU seconds (best of {args.repeat}); load average {load}")
+          f"CPU seconds (best of {args.repeat}); load average {load_average()}")
     print(f"{'data':<14}{'train':>7}  {'estimator':<34}{'numba s':>9}{'exact s':>9}{'slower':>8}  same sets")
     factors = []
     for data in ("informative", "uninformative"):
         for n_train in args.train:
-            X, y = naive_bayes_data(n_train + args.n, args.m, args.classes, data == "informative")
-            X = with_missing(X, args.missing)
-            X_fit, y_fit, X_test = X[:n_train], y[:n_train], X[n_train:]
+            X_fit, y_fit, X_test = split_data(data, n_train, args.n, args.m, args.classes, args.missing)
             for include in (True, False):
                 model = LNCC(alpha=0.75, include_instance=include).fit(X_fit, y_fit)
                 seconds, sets = {}, {}
@@ -62,7 +47,7 @@ def main(argv=None):
                 print(f"{data:<14}{n_train:>7}  {label:<34}{seconds['1']:>9.3f}{seconds['0']:>9.3f}"
                       f"{factor:>7.1f}x  {np.array_equal(sets['1'], sets['0'])}")
     print(f"\nexact route alone: {min(factors):.1f}x to {max(factors):.1f}x slower; load average at the end "
-          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+          f"{load_average()}")
 
 
 if __name__ == "__main__":

@@ -12,16 +12,11 @@ numba's first compilation is done before tracing starts (one warm-up call on a f
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import tracemalloc
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_predict_set import as_text, naive_bayes_data  # noqa: E402
+from _common import as_text, naive_bayes_data, parser
 
-from credal_core import LNCC, NCC  # noqa: E402
+from credal_core import LNCC, NCC
 
 MODELS = [("NCC(s=1)", lambda: NCC(s=1.0)), ("NCC(s=1, epsilon=0.1)", lambda: NCC(s=1.0, epsilon=0.1)),
           ("LNCC(alpha=0.75)", lambda: LNCC(alpha=0.75)),
@@ -38,10 +33,7 @@ def peak_during(fn) -> int:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1_000_000)
-    parser.add_argument("--m", type=int, default=20)
-    args = parser.parse_args(argv)
+    args = parser(__doc__, n=1_000_000, m=20).parse_args(argv)
     X, y = naive_bayes_data(10_000 + args.n, args.m, 3, informative=False)
     X_fit, y_fit, X_test = X[:10_000], y[:10_000], X[10_000:]
     inputs = {"integer": (X_fit, X_test, X_test.nbytes)}

@@ -24,14 +24,12 @@ Rows:
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _apptest_timing import FIRST_RENDER_TARGET, RERUN_TARGET, ROOT, baseline_times, render, timed  # noqa: E402
+from _apptest_timing import FIRST_RENDER_TARGET, RERUN_TARGET, ROOT, baseline_times, render, timed
+from _common import clear_caches, parser, print_page_table, slider_times
 
 PAGE = str(ROOT / "pages" / "intervals_vs_n.py")
 
@@ -45,10 +43,7 @@ def import_seconds(module: str) -> float:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args(argv)
-    import streamlit as st
+    args = parser(__doc__, repeat=5).parse_args(argv)
 
     base_first, base_rerun = baseline_times(max(args.repeat, 1))
 
@@ -60,8 +55,7 @@ def main(argv=None) -> None:
                  base_first, None))
 
     def cold() -> None:
-        st.cache_data.clear()
-        st.cache_resource.clear()   # the views and figures shared by all sessions
+        clear_caches()
         render(PAGE)
     rows.append(("first render, cold cache (best)", min(timed(cold) for _ in range(args.repeat)),
                  base_first, FIRST_RENDER_TARGET))
@@ -77,22 +71,16 @@ def main(argv=None) -> None:
         "iv_p": [round(0.51 + 0.01 * i, 2) for i in range(args.repeat)],
     }
     for key, values in sliders.items():
-        st.cache_data.clear()
-        st.cache_resource.clear()   # the views and figures shared by all sessions
+        clear_caches()
         at = render(PAGE)
-        times = [timed(lambda v=v: at.slider(key=key).set_value(v).run()) for v in values]
+        times = slider_times(at, key, values)
         rows.append((f"re-run after moving {key[3:]} (best)", min(times), base_rerun, RERUN_TARGET))
         rows.append((f"re-run after moving {key[3:]} (median)", statistics.median(times), base_rerun,
                      RERUN_TARGET))
         cached = timed(lambda: at.slider(key=key).set_value(values[0]).run())
         rows.append((f"re-run after moving {key[3:]} (cached)", cached, base_rerun, RERUN_TARGET))
 
-    print(f"AppTest baseline (trivial script): first render {base_first:.3f} s, re-run {base_rerun:.3f} s")
-    print(f"{'page: Intervals vs N':<44}{'seconds':>9}{'ratio':>8}{'target':>9}")
-    for label, seconds, base, target in rows:
-        limit = "" if target is None else f"≤ {target:g}"
-        verdict = "" if target is None else ("ok" if seconds <= target else "OVER")
-        print(f"{label:<44}{seconds:>9.3f}{seconds / base:>8.1f}{limit:>7} {verdict}")
+    print_page_table("Intervals vs N", rows, base_first, base_rerun)
 
 
 if __name__ == "__main__":

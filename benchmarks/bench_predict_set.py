@@ -32,67 +32,16 @@ second; ``scripts/warm_kernels.py`` does it ahead); the warm-up call of each tim
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
-import pandas as pd
+from _common import N_VALUES, as_text, best_time, load_average, parser, split_data
 from sklearn.impute import SimpleImputer
 from sklearn.naive_bayes import CategoricalNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from credal_core import LNCC, NCC, NaiveBayes  # noqa: E402
+from credal_core import LNCC, NCC, NaiveBayes
 
-N_VALUES = 4
 TARGET = 5.0
-
-
-def naive_bayes_data(n, m, n_classes, informative=True, seed=0):
-    """(X, y): ``n`` rows of a naive-Bayes distribution (integer codes 0..3)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    if informative:
-        cond = rng.dirichlet(np.ones(N_VALUES), size=(n_classes, m))
-    else:
-        cond = np.broadcast_to(rng.dirichlet(np.ones(N_VALUES), size=m), (n_classes, m, N_VALUES))
-    X = np.empty((n, m), dtype=np.int64)
-    for c in range(n_classes):
-        rows = np.flatnonzero(y == c)
-        for j in range(m):
-            X[rows, j] = rng.choice(N_VALUES, rows.size, p=cond[c, j])
-    return X, y
-
-
-def as_text(X):
-    """The same data as a DataFrame of string categories ("v0".."v3"; None where X is NaN)."""
-    names = np.array([f"v{v}" for v in range(N_VALUES)] + [None], dtype=object)
-    codes = np.where(np.isnan(X), N_VALUES, X).astype(np.int64) if X.dtype.kind == "f" else X
-    return pd.DataFrame({f"f{j}": names[codes[:, j]] for j in range(X.shape[1])})
-
-
-def with_missing(X, p, seed=1):
-    """``X`` as floats with each value NaN with probability ``p`` (missing at random)."""
-    if p <= 0:
-        return X
-    rng = np.random.default_rng(seed)
-    return np.where(rng.random(X.shape) < p, np.nan, X.astype(float))
-
-
-def best_time(fn, repeat):
-    """Best CPU time of ``fn`` (process time: on a shared machine, wall time also counts the
-    other processes; every computation timed here is single-threaded)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 RUNS = [("NaiveBayes.predict_proba", lambda: NaiveBayes(), "predict_proba"),
@@ -140,30 +89,20 @@ def run_cell(X_fit, y_fit, X_test, kind, repeat):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--m", type=int, default=20)
-    parser.add_argument("--classes", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--train", type=int, nargs="+", default=[300, 10_000])
-    parser.add_argument("--data", nargs="+", default=["informative", "uninformative"],
-                        choices=["informative", "uninformative"])
-    parser.add_argument("--input", nargs="+", default=["integer", "text"], choices=["integer", "text"])
-    parser.add_argument("--missing", type=float, default=0.0,
-                        help="probability that a value is missing (training and test rows)")
-    args = parser.parse_args(argv)
+    command = parser(__doc__, n=100_000, m=20, classes=3, repeat=3, train=[300, 10_000], missing=0.0)
+    command.add_argument("--data", nargs="+", default=["informative", "uninformative"],
+                         choices=["informative", "uninformative"])
+    command.add_argument("--input", nargs="+", default=["integer", "text"], choices=["integer", "text"])
+    args = command.parse_args(argv)
     if args.missing:
         print(f"values missing at random with probability {args.missing:g} (baseline: most-frequent "
               "imputation + CategoricalNB)")
     print(f"{args.n:,} test rows x {args.m} features x {args.classes} classes; seconds (best of "
-          f"{args.repeat}) and ratio to the baseline of the same cell; load average "
-          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+          f"{args.repeat}) and ratio to the baseline of the same cell; load average {load_average()}")
     worst = {}
     for data in args.data:
         for n_train in args.train:
-            X, y = naive_bayes_data(n_train + args.n, args.m, args.classes, data == "informative")
-            X = with_missing(X, args.missing)
-            X_fit, y_fit, X_test = X[:n_train], y[:n_train], X[n_train:]
+            X_fit, y_fit, X_test = split_data(data, n_train, args.n, args.m, args.classes, args.missing)
             cells = {kind: run_cell(X_fit, y_fit, X_test, kind, args.repeat) for kind in args.input}
             print(f"\n{data} data, trained on {n_train:,} rows")
             head = "".join(f"{kind + ' s':>11}{'ratio':>7}" for kind in args.input)
@@ -173,7 +112,7 @@ def main(argv=None):
                 print(f"{label:<44}{line}{cells[args.input[0]][label][2]:>15}")
                 if "predict_set" in label:
                     worst[(label, data, n_train)] = max(cells[k][label][1] for k in args.input)
-    print(f"\nload average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"\nload average at the end: {load_average()}")
     label, data, n_train = max(worst, key=worst.get)
     print(f"\nworst credal cell: {label} on {data} data, {n_train:,} training rows: "
           f"{worst[(label, data, n_train)]:.1f}x (target <= {TARGET:g}x): "

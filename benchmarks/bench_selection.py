@@ -16,22 +16,20 @@ and the total.
 """
 from __future__ import annotations
 
-import argparse
 import inspect
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import parser
 from sklearn.naive_bayes import CategoricalNB
 from sklearn.preprocessing import OrdinalEncoder
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from credal_core.data.preparation import Preparation  # noqa: E402
-from credal_core.resampling import repeated_stratified_kfold  # noqa: E402
-from credal_core.selection import ThresholdSelector  # noqa: E402
+from credal_core.data.preparation import Preparation
+from credal_core.resampling import repeated_stratified_kfold
+from credal_core.selection import ThresholdSelector
 
 UCI = Path("/work/shared/reference/uci")
 
@@ -99,10 +97,9 @@ def every_classifier(folds, classes):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", nargs="+", default=["nursery", "pendigits"])
-    parser.add_argument("--every-classifier", action="store_true")
-    args = parser.parse_args(argv)
+    command = parser(__doc__, data=["nursery", "pendigits"])
+    command.add_argument("--every-classifier", action="store_true")
+    args = command.parse_args(argv)
     print(f"{'':<19}{'-- wall-clock seconds --':^32}{'----- CPU seconds -----':^32}")
     print(f"{'data set':<12}{'rows':>7}{'baseline':>11}{'selector':>11}{'ratio':>10}"
           f"{'baseline':>11}{'selector':>11}{'ratio':>10}{'acc. base':>11}{'acc. sel.':>11}")

@@ -10,17 +10,14 @@ precise settings cost relative to one precise classifier run the plain way.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import parser
 from sklearn.naive_bayes import CategoricalNB
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from credal_core.experiments.generator import draw_chances, sample_naive  # noqa: E402
-from credal_core.experiments.sweeps import artificial_experiment  # noqa: E402
+from credal_core.experiments.generator import draw_chances, sample_naive
+from credal_core.experiments.sweeps import artificial_experiment
 
 
 def baseline_seconds(n_theta, n_train, n_test, sizes, seed):
@@ -37,12 +34,7 @@ def baseline_seconds(n_theta, n_train, n_test, sizes, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=-1)
-    parser.add_argument("--n-theta", type=int, default=20)
-    parser.add_argument("--n-train", type=int, default=30)
-    parser.add_argument("--n-test", type=int, default=10_000)
-    args = parser.parse_args(argv)
+    args = parser(__doc__, jobs=-1, n_theta=20, n_train=30, n_test=10_000).parse_args(argv)
     sizes = (25, 50, 100)
     start = time.perf_counter()
     results = artificial_experiment(sample_sizes=sizes, n_theta=args.n_theta, n_train=args.n_train,
