@@ -42,8 +42,10 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._base import TIE, CategoricalClassifier, CredalClassifierMixin
+from .._compiled import numba_enabled
 from .._roots import increasing_root
 from ..data.counts import MISSING
+from ._tan_kernels import certify, kernel_tables
 from .network import PathItems
 
 __all__ = ["LTANC", "chow_liu_parents"]
@@ -150,6 +152,8 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
             counts.append(ext)
         self.tan_counts_ = counts
         self._sizes = sizes
+        self._certify_tables = kernel_tables(counts, tables.class_counts)
+        self._log_ratio_cache = None
 
     def _instance_codes(self, codes):
         codes = np.asarray(codes)
@@ -159,21 +163,35 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         sizes = np.asarray(self._sizes)
         return np.where(codes < 0, sizes[None, :], codes)         # UNSEEN -> the zero slot
 
-    def _joint_log_likelihood(self, codes):
-        codes = self._instance_codes(codes)
-        C, s = len(self.classes_), float(self.s)
+    def _log_ratio_tables(self):
+        """Per fit and prior strength: log P(class) (C,) and, for each feature, log P(f_j | c, parent)
+        (C, kp + 1, kj + 1) of ``predict``'s precise TAN (a row without data: 1 / kj)."""
+        s = float(self.s)
+        if self._log_ratio_cache is not None and self._log_ratio_cache[0] == s:
+            return self._log_ratio_cache[1]
+        C = len(self.classes_)
         nc = self.tables_.class_counts
         with np.errstate(divide="ignore"):
-            out = np.repeat(np.log((nc + s / C) / (nc.sum() + s))[:, None], codes.shape[0], axis=1)
+            prior = np.log((nc + s / C) / (nc.sum() + s))
+        logs = []
         for j, p in enumerate(self.parents_):
             table = self.tan_counts_[j]
             kj, kp = self._sizes[j], (self._sizes[p] if p >= 0 else 1)
-            vp = codes[:, p] if p >= 0 else np.zeros(codes.shape[0], dtype=int)
-            num = table[:, vp, codes[:, j]] + s / (C * kp * kj)
-            den = table[:, vp, :].sum(axis=2) + s / (C * kp)
+            num = table + s / (C * kp * kj)
+            den = table.sum(axis=2, keepdims=True) + s / (C * kp)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0 / kj)
-                out += np.log(ratio)
+                logs.append(np.log(ratio))
+        self._log_ratio_cache = (s, (prior, logs))
+        return prior, logs
+
+    def _joint_log_likelihood(self, codes):
+        codes = self._instance_codes(codes)
+        prior, logs = self._log_ratio_tables()
+        out = np.repeat(prior[:, None], codes.shape[0], axis=1)
+        for j, p in enumerate(self.parents_):
+            vp = codes[:, p] if p >= 0 else np.zeros(codes.shape[0], dtype=int)
+            out += logs[j][:, vp, codes[:, j]]
         return out
 
     # --- the pairwise profile ------------------------------------------------------------------------
@@ -240,9 +258,8 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         codes = np.asarray(codes)
         n = codes.shape[0]
         top = np.argmax(self._joint_log_likelihood(codes), axis=0)
-        others = np.array([[c for c in range(C) if c != t] for t in range(C)])[top]     # (n, C-1)
-        ab, ba = pair_dominance(self._items(codes, top[:, None], others), float(self.alpha))
-        ab, ba = ab.reshape(n, C - 1), ba.reshape(n, C - 1)
+        others = (np.arange(C - 1)[None, :] + (np.arange(C - 1)[None, :] >= top[:, None]))     # (n, C-1)
+        ab, ba = self._pair_verdicts(codes, top[:, None], others)
         settled = ab.all(axis=1) & ~ba.any(axis=1)
         out = np.zeros((n, C, C), dtype=bool)
         rows = np.flatnonzero(settled)
@@ -257,12 +274,36 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
             return float(self.alpha) > self.critical_alpha_codes(codes)
         codes = np.asarray(codes)
         a, b = self._pairs()
-        ab, ba = pair_dominance(self._items(codes, a, b), float(self.alpha))
+        ab, ba = self._pair_verdicts(codes, a, b)
         n, C = codes.shape[0], len(self.classes_)
         out = np.zeros((n, C, C), dtype=bool)
-        out[:, a, b] = ab.reshape(n, a.size)
-        out[:, b, a] = ba.reshape(n, a.size)
+        out[:, a, b] = ab
+        out[:, b, a] = ba
         return out
+
+    def _pair_verdicts(self, codes, a, b):
+        """With the instance: (a over b, b over a) of every row and pair, two bool (n, P); ``a``, ``b``
+        give the pairs' classes, shared (P,) or per row (n, P).
+
+        With numba the compiled certificates (:mod:`._tan_kernels`, integer counts and look-ups, each
+        verdict a proof) come first and the items they leave open take :func:`pair_dominance`;
+        without it, :func:`pair_dominance` alone — the same verdicts."""
+        codes = self._instance_codes(codes)
+        n = codes.shape[0]
+        P = max(np.shape(a)[-1], np.shape(b)[-1])
+        a, b = np.broadcast_to(a, (n, P)).ravel(), np.broadcast_to(b, (n, P)).ravel()
+        alpha = float(self.alpha)
+        if not numba_enabled():
+            ab, ba = pair_dominance(self._items(codes, a.reshape(n, P), b.reshape(n, P)), alpha)
+            return ab.reshape(n, P), ba.reshape(n, P)
+        rows = np.repeat(np.arange(n), P)
+        ab, ba, known = certify(codes, self.parents_, self._certify_tables, rows, a, b,
+                                np.log(alpha) if alpha > 0 else -np.inf)
+        rest = np.flatnonzero(~known)
+        if rest.size:
+            ab[rest], ba[rest] = pair_dominance(self._items(codes[rows[rest]], a[rest, None], b[rest, None]),
+                                                alpha)
+        return ab.reshape(n, P), ba.reshape(n, P)
 
 
 # --- exact critical alphas of many pairs --------------------------------------------------------------
