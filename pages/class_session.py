@@ -20,8 +20,9 @@ from app_support.class_store import ClassExpired, ClassNotFound, NotAStudent, No
 from app_support.class_store.rules import NICKNAME_MAX
 from app_support.lessons.catalogue import lesson as find_lesson
 from app_support.lessons.catalogue import lessons
-from app_support.lessons.render import Hooks, go, render_step
+from app_support.lessons.render import Hooks, go, params_key, question_of, render_step, solution_of
 from app_support.page import page_setup
+from app_support.text import cite
 
 KEY = "cls_"
 MIN_GAP = 0.2          # seconds between two full runs of one student's page (see throttle)
@@ -148,9 +149,9 @@ def dashboard(code: str, key: str, lesson) -> None:
     show_flash()
     step_index, summary = snap["step"], snap["summary"]
     step = lesson.steps[step_index]
-    question = step.question.generate(logic.class_seed(code))
-    right = logic.expected_answer(question, step.question.solve(question.params))
-    st.subheader(f"Step {step_index + 1} of {len(lesson.steps)}: {step.title}")
+    question = question_of(lesson.id, step.id, logic.class_seed(code))
+    right = logic.expected_answer(question, solution_of(lesson.id, step.id, params_key(question.params))[0])
+    st.subheader(cite(f"Step {step_index + 1} of {len(lesson.steps)}: {step.title}"))
     back, forward, show = st.columns(3)
     back.button("← Back", key=KEY + "t_back", disabled=step_index == 0, on_click=unlock,
                 args=(code, key, step_index - 1), help="Unlock one step less: students beyond it go back.",
@@ -250,12 +251,13 @@ def record(code: str, student: str, step: int, value: float) -> None:
         st.error(str(problem))
 
 
-def class_answers(code: str, spec, question) -> None:
+def class_answers(code: str, lesson, step: int, question) -> None:
     """After the reveal: how the class answered (the student's page)."""
     summary = class_store().summary(code, question.id)
     if summary.distribution is None:
         return
-    right = logic.expected_answer(question, spec.solve(question.params))
+    right = logic.expected_answer(
+        question, solution_of(lesson.id, lesson.steps[step].id, params_key(question.params))[0])
     tally = logic.tally(question, summary.distribution, right)
     st.plotly_chart(answers_figure(tally, revealed=True), key=KEY + "s_answers")
 
@@ -325,7 +327,7 @@ def student_view(link: logic.ClassLink) -> None:
                                       "results": store.results(link.code, step)
                                       if lesson.steps[step].experiment else []}
     seed = logic.class_seed(link.code)
-    question = lesson.steps[step].question.generate(seed)
+    question = question_of(lesson.id, lesson.steps[step].id, seed)
 
     def on_experiment(index: int, value: float) -> None:
         st.session_state.setdefault(KEY + "mine", {})[index] = value
@@ -340,7 +342,7 @@ def student_view(link: logic.ClassLink) -> None:
         experiment_seed=logic.student_seed(link.student),
         hold_verdict=True,
         revealed=question_id in state.revealed,
-        after_verdict=lambda: class_answers(link.code, lesson.steps[step].question, question),
+        after_verdict=lambda: class_answers(link.code, lesson, step, question),
     )
     st.caption(f"Class {link.code}: your teacher unlocks the steps and reveals the answers.")
     render_step(lesson, step, seed, hooks)

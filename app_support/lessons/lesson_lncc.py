@@ -37,6 +37,12 @@ def _profile(pair: PairInput, include_instance: bool):
     return profile, profile.curve(num=400)
 
 
+@functools.lru_cache(maxsize=256)
+def _cloud(pair: PairInput, include_instance: bool):
+    """1,500 random NBCs at their P(c | f̃) and likelihood (the same at every α)."""
+    return _profile(pair, include_instance)[0].sample_cloud(size=1500, seed=0)
+
+
 def profile_of(p: dict, include_instance: bool | None = None):
     inst = p.get("include_instance", True) if include_instance is None else include_instance
     return _profile(pair_from_params(p), bool(inst))[0]
@@ -55,7 +61,7 @@ def lncc_set(p: dict, alpha: float, include_instance: bool | None = None) -> tup
 @functools.lru_cache(maxsize=128)
 def _figure(pair: PairInput, include_instance: bool, alpha: float):
     (profile, curve), (_, other) = _profile(pair, include_instance), _profile(pair, not include_instance)
-    cloud = profile.sample_cloud(size=1500, seed=0)
+    cloud = _cloud(pair, include_instance)
     answer = lncc_answer(profile, alpha)
     cut = profile.alpha_cut(alpha)
     return lncc_figure(

@@ -252,7 +252,7 @@ def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
     step = lesson.steps[index]
     st.caption(f"Lesson {number} · {lesson.title} · step {index + 1} of {len(lesson.steps)}")
     st.progress((index + 1) / len(lesson.steps))
-    st.header(step.title)
+    st.header(cite(step.title))
     st.markdown(cite(step.text))
     if step.formula:
         st.latex(step.formula)

@@ -18,6 +18,7 @@ from app_support.class_session import logic
 from app_support.class_store import JOIN_LIMIT, ClassStore
 from app_support.lessons.catalogue import lesson as find_lesson
 from app_support.lessons.model import CHOICE, CLASSES
+from app_support.text import cite
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "class_session.py")
@@ -104,7 +105,7 @@ def test_start_join_unlock_answer_reveal_export(database):
     students = [join(code, nick) for nick in ("Ann", "", "Bo")]
     lesson = find_lesson(LESSON)
     for student in students:
-        assert student.header[0].value == lesson.steps[0].title
+        assert student.header[0].value == cite(lesson.steps[0].title)
         assert param(student, "k") and param(student, "step") == "1"
     teacher.button(key="cls_t_next").click()
     ok(teacher.run())
@@ -114,7 +115,7 @@ def test_start_join_unlock_answer_reveal_export(database):
     right = step.question.solve(question.params)
     for student in students:
         ok(student.run())
-        assert student.header[0].value == step.title, "a student at the front follows the lecture"
+        assert student.header[0].value == cite(step.title), "a student at the front follows the lecture"
     given = [f"{right:.4f}", f"{right:.4f}", f"{right + 0.3:.4f}"]
     for student, value in zip(students, given):
         answer(student, question, value)
@@ -148,21 +149,21 @@ def test_a_student_cannot_go_beyond_the_unlocked_step_and_may_go_back():
     k = param(student, "k")
     lesson = find_lesson(LESSON)
     ahead = ok(open_page(PAGE, {"code": code, "k": k, "step": "5"}))
-    assert ahead.header[0].value == lesson.steps[0].title and param(ahead, "step") == "1"
+    assert ahead.header[0].value == cite(lesson.steps[0].title) and param(ahead, "step") == "1"
     assert buttons(ahead)["lsn_next"].disabled
     for _ in range(2):
         teacher.button(key="cls_t_next").click()
         ok(teacher.run())
     ok(student.run())
-    assert student.header[0].value == lesson.steps[2].title
+    assert student.header[0].value == cite(lesson.steps[2].title)
     student.button(key="lsn_back").click()
     ok(student.run())
-    assert student.header[0].value == lesson.steps[1].title, "back is always allowed"
+    assert student.header[0].value == cite(lesson.steps[1].title), "back is always allowed"
     assert not buttons(student)["lsn_next"].disabled
     teacher.button(key="cls_t_back").click()
     ok(teacher.run())
     ok(student.run())
-    assert student.header[0].value == lesson.steps[1].title and buttons(student)["lsn_next"].disabled
+    assert student.header[0].value == cite(lesson.steps[1].title) and buttons(student)["lsn_next"].disabled
 
 
 def test_a_student_never_sees_the_teacher_key_nor_teacher_controls():
@@ -263,7 +264,7 @@ def test_each_student_s_experiment_is_pooled():
     values = []
     for student in students:
         ok(student.run())
-        assert student.header[0].value == lesson.steps[index].title
+        assert student.header[0].value == cite(lesson.steps[index].title)
         (mine,) = [m for m in student.metric if m.label.startswith("Your own experiment")]
         expected = lesson.steps[index].experiment.run({}, logic.student_seed(param(student, "k")))
         assert float(mine.value) == pytest.approx(expected, abs=5e-4)

@@ -4,6 +4,7 @@ parameters (each target page opened with the link shows the lesson's values)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_support.lessons.catalogue import lessons
 from app_support.lessons.model import CHOICE, CLASSES, NUMBER
+from app_support.text import cite
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "lessons.py")
@@ -59,7 +61,9 @@ def test_the_list_names_every_lesson_with_its_length_and_what_it_assumes():
 def test_every_step_renders_asks_first_then_reveals_its_figure(lesson, index):
     step = lesson.steps[index]
     at = open_step(lesson, index)
-    assert at.header[0].value == step.title
+    assert at.header[0].value == cite(step.title)
+    if re.search(r"\b00[0-4] ", step.title):     # a paper number in the title names its paper
+        assert "(/references#paper-" in at.header[0].value
     question = step.question.generate(int(SEED))
     assert any(question.prompt[:40] in m.value for m in at.markdown)
     assert not at.get("plotly_chart"), "the figure waits for the prediction"
