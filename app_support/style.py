@@ -5,7 +5,9 @@ Constant CSS only, injected once per run by ``app.py`` (:func:`inject`); never a
 * formulas (KaTeX blocks) scroll sideways instead of being cut, with a visible scroll bar and a shadow at the
   side that has more, and a smaller type on a phone;
 * page links (Home's lists) wrap instead of being cut mid-word;
-* wide tables keep a visible horizontal scroll bar;
+* wide tables keep a visible horizontal scroll bar; an ``st.dataframe`` grid wider than its box shows a
+  dark fading edge on each side that has more columns (a CSS scroll-driven animation on the grid's own
+  scroller: no edge when the table fits, the right one fading out as the last column comes into view);
 * Plotly's mode bar only on hover with a mouse, and never on a touch screen or a narrow window (there a tap
   is a hover, and the bar covered titles and legends); chart titles a little smaller on a phone;
 * print: no sidebar, header or toolbars, the main column the page's width, charts scaled to it;
@@ -32,6 +34,34 @@ _SCROLL_CUE = """
   scrollbar-color: #8a8f98 transparent;
 """
 
+# st.dataframe draws on a canvas under a transparent scroller (.dvn-scroller): the cue is a shadow on the
+# grid's box, its opacity driven by that scroller's horizontal position. A scroll timeline is inactive
+# when nothing overflows, so the edges keep their base opacity 0 when the table fits. (The !important
+# names and timeline outrank a blanket `animation: none !important`, as the browser tests set: this is
+# no motion, only a state.)
+_GRID_CUE = """
+[data-testid="stDataFrameResizable"] { timeline-scope: --credal-grid-x; }
+[data-testid="stDataFrameResizable"] .dvn-scroller { scroll-timeline: --credal-grid-x x; }
+[data-testid="stDataFrameResizable"]::before, [data-testid="stDataFrameResizable"]::after {
+  content: ""; position: absolute; top: 1px; bottom: 1px; width: 32px; z-index: 2; pointer-events: none;
+  opacity: 0;
+  animation-timeline: --credal-grid-x !important; animation-fill-mode: both !important;
+  animation-timing-function: linear !important; animation-duration: auto !important;
+}
+[data-testid="stDataFrameResizable"]::after {
+  right: 1px; border-radius: 0 0.5rem 0.5rem 0;
+  background: linear-gradient(to left, rgba(49, 51, 63, 0.45), rgba(49, 51, 63, 0));
+  animation-name: credal-more-right !important;
+}
+[data-testid="stDataFrameResizable"]::before {
+  left: 1px; border-radius: 0.5rem 0 0 0.5rem;
+  background: linear-gradient(to right, rgba(49, 51, 63, 0.45), rgba(49, 51, 63, 0));
+  animation-name: credal-more-left !important;
+}
+@keyframes credal-more-right { 0%, 92% { opacity: 1; } 100% { opacity: 0; } }
+@keyframes credal-more-left { 0% { opacity: 0; } 8%, 100% { opacity: 1; } }
+"""
+
 BASE_CSS = f"""
 .katex-display {{
   overflow-x: auto;
@@ -55,7 +85,7 @@ BASE_CSS = f"""
 }}
 [data-testid="stTable"] {{ overflow-x: auto; {_SCROLL_CUE} }}
 [data-testid="stDataFrame"] .dvn-scroller {{ scrollbar-width: thin; scrollbar-color: #8a8f98 transparent; }}
-.js-plotly-plot .plotly .modebar-container {{ opacity: 0; transition: opacity 0.2s; }}
+{_GRID_CUE}.js-plotly-plot .plotly .modebar-container {{ opacity: 0; transition: opacity 0.2s; }}
 .js-plotly-plot:hover .plotly .modebar-container {{ opacity: 1; }}
 @media (hover: none), (pointer: coarse), (max-width: 640px) {{
   .js-plotly-plot .plotly .modebar-container {{ display: none !important; }}
@@ -68,6 +98,9 @@ BASE_CSS = f"""
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
   [data-testid="stElementToolbar"], .modebar-container, header {{ display: none !important; }}
+  [data-testid="stDataFrameResizable"]::before, [data-testid="stDataFrameResizable"]::after {{
+    display: none !important;
+  }}
   [data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stMainBlockContainer"] {{
     max-width: 100% !important; width: 100% !important; margin: 0 !important; padding: 0.5rem !important;
     overflow: visible !important;
