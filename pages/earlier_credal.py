@@ -4,25 +4,16 @@ instance's path and set — and the expected cost of a reject option against d."
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from app_support.data import sample_names
-from app_support.earlier_credal.figures import (
-    inclusion_figure,
-    reject_figure,
-    spode_weights_figure,
-    tree_figure,
-)
 from app_support.earlier_credal.model import (
     D_GRID,
     DATA,
-    REJECT_MODELS,
-    inclusion_view,
-    instance_view,
-    reject_view,
+    inclusion_charts,
+    reject_section,
     sample_rows,
-    tree_view,
+    tree_chart,
     url_state,
 )
 from app_support.page import page_setup, show_chart, sync, write_url
@@ -65,10 +56,10 @@ s, eps = round(float(s), 2), round(float(eps), 3)
 
 # --- 1 · model averaging
 st.subheader("1 · Which features matter: CMA against BMA-AODE")
-inclusion, spodes = inclusion_view(name, s, eps)
+charts = inclusion_charts(name, s, eps)
 left, right = st.columns(2)
-show_chart(where=left, figure=inclusion_figure(inclusion), key="ec_inclusion")
-show_chart(where=right, figure=spode_weights_figure(spodes), key="ec_spodes")
+show_chart(where=left, figure=charts["inclusion"], key="ec_inclusion")
+show_chart(where=right, figure=charts["spodes"], key="ec_spodes")
 st.caption("Left: CMA averages the 2^k naive Bayes classifiers on feature subsets; the posterior probability "
            "that a feature is in the model is BMA's at prior 1/2 (dot) and ranges over the bar as the prior "
            "ranges over CMA's [credal set](/glossary#credal-set). Right: [AODE](/glossary#aode) averages "
@@ -78,25 +69,24 @@ st.caption("Left: CMA averages the 2^k naive Bayes classifiers on feature subset
 
 # --- 2 · the tree
 st.subheader("2 · A credal decision tree")
-frame = tree_view(name, s)
 n_rows = sample_rows(name)
 c1, c2 = st.columns(2)
 row = c1.number_input(f"Instance (row 0 to {n_rows - 1})", 0, n_rows - 1, key=KEY + "row", on_change=url_sync)
 depth = c2.slider("Depth shown (the instance's path is always drawn)", 1, 10, key=KEY + "depth",
                   on_change=url_sync)
-instance = instance_view(name, s, int(row))
+tree = tree_chart(name, s, int(depth), int(row))
+instance = tree["instance"]
 st.markdown(f"Instance {int(row)}: " + plain(", ".join(f"{k} = {v}" for k, v in instance["values"].items()))
             + f" (true class **{plain(instance['truth'])}**). The CDT returns "
             + f"**{{{plain(', '.join(instance['set']))}}}**.")
-st.dataframe(instance["intervals"].round(3), hide_index=True, key="ec_intervals")
-st.caption(f"The tree has {len(frame)} nodes, {int(frame['split'].isna().sum())} leaves, depth "
-           f"{int(frame['depth'].max())}. A leaf with counts n_c (total N) gives P(c) ∈ [n_c/(N+s), "
+st.dataframe(tree["intervals"], hide_index=True, key="ec_intervals")
+st.caption(f"The tree has {tree['nodes']} nodes, {tree['leaves']} leaves, depth "
+           f"{tree['depth']}. A leaf with counts n_c (total N) gives P(c) ∈ [n_c/(N+s), "
            "(n_c+s)/(N+s)]; class a [dominates](/glossary#dominance) b when n_a ≥ n_b + s "
            "(interval dominance, as the original). "
            "Blue: splits, "
            "green: leaves, grey: folded splits (raise the depth to open them).")
-show_chart(tree_figure(frame, max_depth=int(depth), path=instance["path"]), key="ec_tree",
-           keep_height=True)                  # the tree's height follows its depth: never capped
+show_chart(tree["figure"], key="ec_tree", keep_height=True)      # its height follows its depth: never capped
 
 # --- 3 · reject option
 st.subheader(cite("3 · Credal classification against a reject option (001 §3.5)"))
@@ -109,17 +99,9 @@ st.markdown(
     "precise counterpart is inside its credal set. Below, both expected costs against d (lower is better).")
 d = st.slider("Rejection cost d", 0.01, 0.49, step=0.01, key=KEY + "d", on_change=url_sync)
 d = min(D_GRID, key=lambda grid: abs(grid - float(d)))
-costs = reject_view(name, s, eps)
-show_chart(reject_figure(costs, d), key="ec_reject")
-at_d = costs[(costs["d"] - d).abs() < 1e-9]
-table = at_d.pivot_table(index="model", columns="classifier", values=["cost", "rejected"], sort=False)
-table = pd.DataFrame({"classifier": table.index,
-                      "precise counterpart": [REJECT_MODELS[m] for m in table.index],
-                      "cost, precise": table[("cost", "precise")].round(4).to_numpy(),
-                      "cost, credal": table[("cost", "credal")].round(4).to_numpy(),
-                      "rejected, precise": table[("rejected", "precise")].round(3).to_numpy(),
-                      "rejected, credal": table[("rejected", "credal")].round(3).to_numpy()})
-st.dataframe(table, hide_index=True, key="ec_reject_table")
+reject = reject_section(name, s, eps, d)
+show_chart(reject["figure"], key="ec_reject")
+st.dataframe(reject["table"], hide_index=True, key="ec_reject_table")
 st.caption(f"At d = {d:.2f}: mean over stratified cross-validation folds. Lower probabilities are exact: the "
            "IDM's for the [NCC](/glossary#ncc) (two-class data only), the credal set of priors for CMA, "
            "BMA-AODE* and "

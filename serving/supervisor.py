@@ -80,7 +80,9 @@ class Supervisor:
         self.proxy: subprocess.Popen | None = None
         self.pin = shutil.which("taskset") is not None
         self.cores = cores()
-        self.env = {**os.environ, "PYTHONUNBUFFERED": "1",      # a crash's last words reach the log
+        # CREDAL_WARM=1: a page may compute its sliders' steps in the background once a class opens it
+        # (app_support/earlier_credal/model.py); CREDAL_WARM=0 in serve.sh's environment turns it off
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", "CREDAL_WARM": os.environ.get("CREDAL_WARM", "1"),
                     "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get("STREAMLIT_SERVER_COOKIE_SECRET")
                     or secrets.token_hex(32)}
 

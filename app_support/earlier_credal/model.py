@@ -4,8 +4,20 @@ Every number comes from ``credal_core``: CMA's inclusion intervals (``CMA.inclus
 SPODE weights of BMA-AODE (``credal_core.aode.summary.spode_table``), the credal decision tree
 (``CredalDecisionTree.tree_frame``, ``predict_set``, ``intervals``) and the reject option's costs
 (``credal_core.reject.reject_costs_of``, paper 001 §3.5).  Shared by all sessions: read, never mutate.
+
+What a slider move needs is cached per parameter set and shared by every session of the process: the
+cross-validation of each reject-option model on its own parameter (:func:`model_folds`: the IDM models
+per s, the AODE* per ε, so a move of one slider never refits the others), and the views the page shows
+(figures built once, :func:`app_support.figures.shared_figure`). Under ``scripts/serve.sh`` (which sets
+``CREDAL_WARM=1``) the first view of a data set also starts :func:`warm_steps`: a background thread that
+computes the views at every step of the s slider and then of the ε slider, nearest first from the values
+shown, at a quarter of one core — a class walking the sliders then finds every step computed.
 """
 from __future__ import annotations
+
+import os
+import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -13,6 +25,13 @@ import streamlit as st
 
 from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
+from app_support.earlier_credal.figures import (
+    inclusion_figure,
+    reject_figure,
+    spode_weights_figure,
+    tree_figure,
+)
+from app_support.figures import shared_figure
 from app_support.url_state import Choice, Number, UrlState
 from credal_core import NCC
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
@@ -24,10 +43,14 @@ from credal_core.reject import reject_costs_of
 from credal_core.tree import CredalDecisionTree
 
 __all__ = ["DATA", "url_state", "sample_rows", "fitted", "inclusion_view", "tree_view", "instance_view",
-           "path_to", "reject_view", "REJECT_MODELS", "D_GRID"]
+           "path_to", "model_folds", "reject_view", "REJECT_MODELS", "D_GRID", "S_GRID", "EPS_GRID",
+           "inclusion_charts", "tree_chart", "reject_section", "warm_steps"]
 
 DATA = Choice("data", tuple(sample_names()), "weather")      # read first: the row's bound follows it
 D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))    # d in (0, 1/2)
+S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 51))     # the steps of the s slider, 0.1 to 5
+EPS_GRID = tuple(round(0.001 * k, 3) for k in range(1, 101))  # the steps of the ε slider, 0.001 to 0.1
+WARM_SHARE = 0.25             # the share of one core the background computation of the steps may take
 # the credal classifier and the name of the precise counterpart whose posterior ``predict_proba`` gives
 REJECT_MODELS = {"NCC": "NBC (Perks)", "CMA": "BMA over subsets", "BMA-AODE*": "BMA-AODE",
                  "COMP-AODE*": "COMP-AODE", "CDT": "tree frequencies"}
@@ -109,31 +132,134 @@ def instance_view(name: str, s: float, row: int) -> dict:
             "path": path_to(tree_view(name, s), values)}
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+def _reject_maker(model_name: str, value: float):
+    """A new reject-option model: the IDM ones (NCC, CMA, CDT) take s = ``value``, the AODE* ones ε."""
+    return {"NCC": lambda: NCC(s=value), "CMA": lambda: CMA(s=value),
+            "BMA-AODE*": lambda: CredalBMAAODE(epsilon=value),
+            "COMP-AODE*": lambda: CredalCompAODE(epsilon=value),
+            "CDT": lambda: CredalDecisionTree(s=value)}[model_name]()
+
+
+def _folds(labels, n_splits: int, seed: int) -> list:
+    folds = int(max(2, min(n_splits, pd.Series(labels).value_counts().min())))
+    return list(make_splits(labels, protocol="cv", n_splits=folds, n_repeats=1, seed=seed))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4096)
+def model_folds(name: str, model_name: str, value: float, n_splits: int = 5,
+                seed: int = 0) -> tuple[pd.DataFrame | None, ...]:
+    """One reject-option model (its parameter ``value``: s or ε) fitted on each training fold of
+    :func:`reject_view`'s cross-validation, ``reject_costs_of`` on the test rows over :data:`D_GRID`; None
+    for a fold where the model has no lower posterior. Read only."""
+    X, y = cached_sample(name)
+    labels, classes = labels_as_text(y)
+    parts = []
+    for split in _folds(labels, n_splits, seed):
+        try:
+            model = _reject_maker(model_name, value).fit(X.iloc[split.train], labels[split.train],
+                                                          classes=classes)
+            parts.append(reject_costs_of(model, X.iloc[split.test], labels[split.test], list(D_GRID)))
+        except (ValueError, NotImplementedError):      # e.g. no lower posterior on this fold
+            parts.append(None)
+    return tuple(parts)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
 def reject_view(name: str, s: float, eps: float, n_splits: int = 5, seed: int = 0) -> pd.DataFrame:
     """The reject option (001 §3.5) by stratified ``n_splits``-fold cross-validation (fewer folds when a
     class has fewer rows): per fold each credal classifier of :data:`REJECT_MODELS` (the NCC on
     two-class data only) is fitted on the training rows and ``reject_costs_of`` scores the test rows over
-    :data:`D_GRID`; the mean over folds. Columns: ``model``, ``d``, ``classifier`` ("precise" /
-    "credal"), ``cost``, ``rejected``, ``error``, and ``label`` (the line's name)."""
-    X, y = cached_sample(name)
-    labels, classes = labels_as_text(y)
-    folds = int(max(2, min(n_splits, pd.Series(labels).value_counts().min())))
-    makers = {"CMA": lambda: CMA(s=s), "BMA-AODE*": lambda: CredalBMAAODE(epsilon=eps),
-              "COMP-AODE*": lambda: CredalCompAODE(epsilon=eps), "CDT": lambda: CredalDecisionTree(s=s)}
-    if classes.size == 2:
-        makers = {"NCC": lambda: NCC(s=s), **makers}
-    parts = []
-    for split in make_splits(labels, protocol="cv", n_splits=folds, n_repeats=1, seed=seed):
-        for model_name, make in makers.items():
-            try:
-                model = make().fit(X.iloc[split.train], labels[split.train], classes=classes)
-                part = reject_costs_of(model, X.iloc[split.test], labels[split.test], list(D_GRID))
-            except (ValueError, NotImplementedError):      # e.g. no lower posterior on this fold
-                continue
-            parts.append(part.assign(model=model_name))
+    :data:`D_GRID` (:func:`model_folds`); the mean over folds. Columns: ``model``, ``d``, ``classifier``
+    ("precise" / "credal"), ``cost``, ``rejected``, ``error``, and ``label`` (the line's name). Read only."""
+    _, y = cached_sample(name)
+    _, classes = labels_as_text(y)
+    names = (["NCC"] if classes.size == 2 else []) + ["CMA", "BMA-AODE*", "COMP-AODE*", "CDT"]
+    folds = {m: model_folds(name, m, eps if m.endswith("AODE*") else s, n_splits, seed) for m in names}
+    parts = [part.assign(model=m) for k in range(len(folds[names[0]])) for m in names
+             if (part := folds[m][k]) is not None]                      # fold by fold, as one loop would
     frame = pd.concat(parts, ignore_index=True).groupby(["model", "d", "classifier"], sort=False,
                                                          as_index=False)[["cost", "rejected", "error"]].mean()
     frame["label"] = [f"{m} (credal)" if c == "credal" else f"{REJECT_MODELS[m]} (precise)"
                       for m, c in zip(frame["model"], frame["classifier"])]
     return frame
+
+
+# ---------------------------------------------------------------- the page's views (built once, read only)
+@st.cache_resource(show_spinner=False, max_entries=512)
+def inclusion_charts(name: str, s: float, eps: float) -> dict:
+    """Section 1: CMA's inclusion intervals and the SPODE weights, as two figures."""
+    _start_warming(name, s, eps)
+    inclusion, spodes = inclusion_view(name, s, eps)
+    return {"inclusion": shared_figure(inclusion_figure(inclusion)),
+            "spodes": shared_figure(spode_weights_figure(spodes))}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def tree_chart(name: str, s: float, depth: int, row: int) -> dict:
+    """Section 2: the tree to ``depth`` with instance ``row``'s path, and the tree's size in numbers."""
+    frame = tree_view(name, s)
+    instance = instance_view(name, s, row)
+    return {"figure": shared_figure(tree_figure(frame, max_depth=depth, path=instance["path"])),
+            "nodes": len(frame), "leaves": int(frame["split"].isna().sum()),
+            "depth": int(frame["depth"].max()),
+            "instance": instance, "intervals": instance["intervals"].round(3)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def reject_section(name: str, s: float, eps: float, d: float) -> dict:
+    """Section 3 at the cost ``d`` (a step of :data:`D_GRID`): the costs against d with d marked, and
+    each classifier's cost and share rejected at d beside its precise counterpart's."""
+    costs = reject_view(name, s, eps)
+    at_d = costs[(costs["d"] - d).abs() < 1e-9]
+    table = at_d.pivot_table(index="model", columns="classifier", values=["cost", "rejected"], sort=False)
+    table = pd.DataFrame({"classifier": table.index,
+                          "precise counterpart": [REJECT_MODELS[m] for m in table.index],
+                          "cost, precise": table[("cost", "precise")].round(4).to_numpy(),
+                          "cost, credal": table[("cost", "credal")].round(4).to_numpy(),
+                          "rejected, precise": table[("rejected", "precise")].round(3).to_numpy(),
+                          "rejected, credal": table[("rejected", "credal")].round(3).to_numpy()})
+    return {"figure": shared_figure(reject_figure(costs, d)), "table": table}
+
+
+# ---------------------------------------------------------------- the slider's steps, in the background
+def _nearest_first(grid: tuple, value: float) -> list:
+    return sorted(grid, key=lambda g: (abs(g - value), g))
+
+
+def warm_steps(name: str, s: float, eps: float, d: float, depth: int, row: int, *,
+               share: float = WARM_SHARE, limit: int | None = None) -> list[tuple[float, float]]:
+    """Compute the views a move of the s slider (every step of :data:`S_GRID`, at ``eps``) and then of the
+    ε slider (:data:`EPS_GRID`, at ``s``) needs, nearest first from the values given, each through the
+    cached functions the page calls (so they are the page's own numbers and figures, shared afterwards);
+    after each step it sleeps so as to take at most ``share`` of one core. Returns the (s, ε) steps done
+    (the first ``limit`` only, if given)."""
+    steps = [(s2, eps) for s2 in _nearest_first(S_GRID, s)]
+    steps += [(s, e) for e in _nearest_first(EPS_GRID, eps) if e != eps]
+    done = []
+    for s2, e in steps[:limit]:
+        began = time.thread_time()
+        inclusion_charts(name, s2, e)
+        reject_section(name, s2, e, d)
+        if e == eps:
+            tree_chart(name, s2, depth, row)
+        done.append((s2, e))
+        time.sleep((time.thread_time() - began) * (1 - share) / share)
+    return done
+
+
+_WARMING: set[str] = set()
+_WARMING_LOCK = threading.Lock()
+
+
+def _start_warming(name: str, s: float, eps: float) -> None:
+    """Once per process and data set, when ``CREDAL_WARM=1`` (``scripts/serve.sh``'s workers): start
+    :func:`warm_steps` from these values in a daemon thread, at the page's defaults for d, depth and row."""
+    if os.environ.get("CREDAL_WARM") != "1":
+        return
+    with _WARMING_LOCK:
+        if name in _WARMING:
+            return
+        _WARMING.add(name)
+    defaults = url_state(sample_rows(name)).defaults()
+    threading.Thread(target=warm_steps, name=f"warm earlier_credal {name}", daemon=True,
+                     args=(name, s, eps, defaults["d"], defaults["depth"], defaults["row"])).start()

@@ -10,7 +10,9 @@ import pytest
 from app_support.data import load_sample, sample_names
 from app_support.earlier_credal.model import (
     D_GRID,
+    EPS_GRID,
     REJECT_MODELS,
+    S_GRID,
     inclusion_view,
     instance_view,
     path_to,
@@ -100,3 +102,94 @@ def test_reject_view_leaves_the_ncc_out_with_three_classes():
     assert "synthetic_nb" in sample_names()
     frame = reject_view("synthetic_nb", 1.0, 0.01, n_splits=2)
     assert "NCC" not in set(frame["model"]) and {"CMA", "CDT"} <= set(frame["model"])
+
+
+def _one_loop_reject_view(name: str, s: float, eps: float, n_splits: int) -> pd.DataFrame:
+    """The reject option as one loop over the folds and, in each, the models (the definition), from the
+    core calls directly."""
+    from credal_core import NCC
+    from credal_core.data.counts import labels_as_text
+    from credal_core.experiments.engine import make_splits
+    X, y = load_sample(name)
+    labels, classes = labels_as_text(y)
+    makers = {"CMA": lambda: CMA(s=s), "BMA-AODE*": lambda: CredalBMAAODE(epsilon=eps),
+              "COMP-AODE*": lambda: CredalCompAODE(epsilon=eps), "CDT": lambda: CredalDecisionTree(s=s)}
+    if classes.size == 2:
+        makers = {"NCC": lambda: NCC(s=s), **makers}
+    folds = int(max(2, min(n_splits, pd.Series(labels).value_counts().min())))
+    parts = []
+    for split in make_splits(labels, protocol="cv", n_splits=folds, n_repeats=1, seed=0):
+        for model_name, make in makers.items():
+            try:
+                model = make().fit(X.iloc[split.train], labels[split.train], classes=classes)
+                parts.append(reject_costs_of(model, X.iloc[split.test], labels[split.test], list(D_GRID))
+                             .assign(model=model_name))
+            except (ValueError, NotImplementedError):
+                continue
+    return pd.concat(parts, ignore_index=True).groupby(["model", "d", "classifier"], sort=False,
+                                                        as_index=False)[["cost", "rejected", "error"]].mean()
+
+
+@pytest.mark.parametrize("name, s, eps", [("weather", 0.3, 0.05), ("synthetic_nb", 2.0, 0.002)])
+def test_reject_view_cached_per_model_is_the_one_loop_over_folds_and_models(name, s, eps):
+    """Each model cross-validated on its own parameter (a move of s never refits the AODE*, nor ε the
+    IDM models) gives the very numbers, rows and order of one loop over folds and models."""
+    got = reject_view(name, s, eps, n_splits=3)
+    pd.testing.assert_frame_equal(got.drop(columns="label"), _one_loop_reject_view(name, s, eps, 3),
+                                  check_exact=True)
+
+
+def test_the_steps_are_the_sliders_steps_as_the_page_rounds_them():
+    state = url_state(14)
+    for grid, field, digits in ((S_GRID, state["s"], 2), (EPS_GRID, state["eps"], 3)):
+        count = round((field.hi - field.lo) / field.step) + 1
+        assert len(grid) == count and grid[0] == field.lo and grid[-1] == field.hi
+        # a slider sends lo + k * step in floating point; the page rounds it (round(float(s), 2))
+        assert [round(float(field.lo + k * field.step), digits) for k in range(count)] == list(grid)
+
+
+def test_warm_steps_computes_the_pages_views_nearest_first(monkeypatch):
+    import streamlit as st
+
+    from app_support.earlier_credal import model
+
+    st.cache_resource.clear()
+    done = model.warm_steps("weather", 1.0, 0.01, 0.2, 3, 0, share=1.0, limit=3)
+    assert done == [(1.0, 0.01), (0.9, 0.01), (1.1, 0.01)]
+
+    def no_more(*args, **kwargs):
+        raise AssertionError("computed again")
+    monkeypatch.setattr(model, "reject_view", no_more)
+    monkeypatch.setattr(model, "inclusion_view", no_more)
+    monkeypatch.setattr(model, "tree_view", no_more)
+    for s, eps in done:                                      # the page's calls find them computed
+        assert model.reject_section("weather", s, eps, 0.2)["table"]["classifier"].iloc[0] == "NCC"
+        model.inclusion_charts("weather", s, eps)
+        model.tree_chart("weather", s, 3, 0)
+    with pytest.raises(AssertionError, match="computed again"):
+        model.reject_section("weather", 1.2, 0.01, 0.2)
+    steps = model.warm_steps("weather", 1.0, 0.01, 0.2, 3, 0, share=1.0, limit=0)
+    assert steps == []
+    order = model._nearest_first(S_GRID, 1.0)
+    assert order[:5] == [1.0, 0.9, 1.1, 0.8, 1.2] and sorted(order) == list(S_GRID)
+
+
+def test_the_background_warm_starts_once_per_data_set_and_only_when_asked(monkeypatch):
+    from app_support.earlier_credal import model
+
+    started = []
+    class Thread:
+        def __init__(self, target, name, daemon, args):
+            self.args = args
+
+        def start(self):
+            started.append(self.args)
+    monkeypatch.setattr(model.threading, "Thread", Thread)
+    monkeypatch.setattr(model, "_WARMING", set())
+    monkeypatch.delenv("CREDAL_WARM", raising=False)
+    model._start_warming("weather", 1.0, 0.01)
+    assert started == []                                     # not asked (tests, scripts/app.sh)
+    monkeypatch.setenv("CREDAL_WARM", "1")
+    model._start_warming("weather", 1.0, 0.01)
+    model._start_warming("weather", 2.0, 0.01)
+    assert started == [("weather", 1.0, 0.01, 0.2, 3, 0)]    # at the page's defaults of d, depth, row
