@@ -9,19 +9,26 @@ import math
 import streamlit as st
 
 from app_support.data import sample_names
-from app_support.determinacy_curves.figures import INDICATOR_LABELS, determinacy_vs_d_figure, table1_view
-from app_support.determinacy_curves.model import indicator_figures, run_experiment, summaries
+from app_support.determinacy_curves.figures import INDICATOR_LABELS
+from app_support.determinacy_curves.model import (
+    TABLE1_FORMAT,
+    indicator_figures,
+    results_view,
+    run_experiment,
+    summaries,
+)
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
-from app_support.text import cite
+from app_support.text import cite, cite_plain
 from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
 from credal_core.experiments.determinacy import check_settings
 from credal_core.experiments.paper_000 import PAPER_TABLE1
 
 EPSILON_CHOICES = (0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)
 ALPHA_CHOICES = (0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95, 0.99)
-SOURCES = {"artificial": "Artificial generator (000 §5.1)", "sample": "A sample data set"}
-PROTOCOLS = {"cv": "repeated stratified k-fold (001)", "holdout": "repeated 70/30 hold-out (004)"}
+SOURCES = {"artificial": cite_plain("Artificial generator of 000 §5.1"), "sample": "A sample data set"}
+PROTOCOLS = {"cv": cite_plain("repeated stratified k-fold, as 001"),
+             "holdout": cite_plain("repeated 70/30 hold-out, as 004")}
 # The widgets' defaults: a small version of 000's protocol that runs in a few seconds.
 STATE = UrlState(
     Choice("source", tuple(SOURCES), "artificial"),
@@ -129,13 +136,14 @@ except ValueError as problem:
     st.error(f"Cannot run with these settings: {problem}")
     st.stop()
 summary, close = summaries(active, results)
+view = results_view(active, summary, close)
 shown = json.loads(active)
 
 # ---------------------------------------------------------------- results
 n_sizes = summary["d"].nunique()
 st.subheader("Determinacy against the sample size")
 if shown["source"] == "artificial" or n_sizes > 1:
-    show_chart(determinacy_vs_d_figure(summary), key="dc_fig_d")
+    show_chart(view["d_figure"], key="dc_fig_d")
 else:
     st.info("One training size only (whole folds): add training sizes to see the curve against d.")
 st.markdown(
@@ -167,22 +175,17 @@ def indicator_section() -> None:
 indicator_section()
 
 st.subheader(cite("In the form of 000 Table 1"))
-view = table1_view(summary, close)
-highlighted = view["close determinacy"] != ""
-st.dataframe(
-    view.style.format({c: "{:.1f}" for c in ("Det", "Sgl-acc", "D-acc", "NBC-I", "u65", "u80")}, na_rep="—")
-    .apply(lambda row: ["background-color: #fff3cd" if highlighted[row.name] else "" for _ in row], axis=1),
-    hide_index=True, key="dc_table", height=min(36 * (len(view) + 1) + 4, 1200))
-st.caption(cite("Percentages. Highlighted: NCC_ε / LNCC_α rows whose determinacies differ by at most one "
-           "point at the same d — the pairs 000 compares, finding them alike on every other indicator too."))
-closest = close.drop_duplicates("d")[["d", "epsilon", "alpha", "NCC Det", "LNCC Det"]]
-if not closest.empty:
+st.dataframe(view["table"], column_config=TABLE1_FORMAT, hide_index=True, key="dc_table",
+             height=min(36 * (len(view["table"]) + 1) + 4, 1200))
+st.caption(cite("Percentages. The last column names, on each NCC_ε / LNCC_α row, the rows of the other "
+           "family whose determinacy differs by at most one point at the same d — the pairs 000 compares, "
+           "finding them alike on every other indicator too."))
+if view["closest"]:
     st.markdown("Closest pair per sample size: " + "; ".join(
         f"d = {d}: NCC_ε={eps:g} ({ncc:.1f}%) and LNCC_α={alpha:g} ({lncc:.1f}%)"
-        for d, eps, alpha, ncc, lncc in closest.itertuples(index=False)) + ".")
-nbc = summary[summary["classifier"] == "NBC"].sort_values("d")
+        for d, eps, alpha, ncc, lncc in view["closest"]) + ".")
 st.markdown("Naive Bayes (Perks prior, s as set) accuracy: " + ", ".join(
-    f"d = {d}: **{percent(a)}**" for d, a in zip(nbc["d"], nbc["nbc_accuracy_mean"])))
+    f"d = {d}: **{percent(a)}**" for d, a in view["nbc_accuracy"]))
 if shown["source"] == "artificial":
     with st.expander("The paper's printed Table 1 (20 θ × 30 training sets, m = 10)"):
         st.dataframe(PAPER_TABLE1, hide_index=True)

@@ -13,6 +13,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app_support.text import cite_chart
+
 NCC_COLOURS = ("#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b", "#041c42")
 LNCC_COLOURS = ("#fdd0a2", "#fdae6b", "#fd8d3c", "#e6550d", "#a63603", "#6b2303")
 D_COLOURS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666")
@@ -68,7 +70,7 @@ def determinacy_vs_d_figure(summary: pd.DataFrame, indicator: str = "determinacy
                             hovertemplate="d = %{x}<br>%{y:.1f}<extra>" + setting + "</extra>")
     label = INDICATOR_LABELS.get(indicator, indicator)
     fig.update_layout(
-        title=f"{label} against the sample size d (000 Fig. 5; {SPREAD})",
+        title=cite_chart(f"{label} against the sample size d ({SPREAD}), as in 000 Fig. 5"),
         xaxis=dict(title="training-set size d", type="log", tickvals=sorted(summary["d"].unique())),
         yaxis=dict(title=label + (" (%)" if indicator in PERCENT else "")),
         legend=dict(title="classifier"), template="plotly_white", height=460,

@@ -1,5 +1,6 @@
 """Cached computations of the page "Determinacy curves" (000 §5.1, Fig. 5, Table 1), shared by all
-sessions: one run per set of settings (keyed by the settings' JSON), its summaries and figures."""
+sessions: one run per set of settings (keyed by the settings' JSON), its summaries, figures and tables
+(built once per run: a class opening the page after the teacher's run builds nothing)."""
 from __future__ import annotations
 
 import json
@@ -8,11 +9,20 @@ import pandas as pd
 import streamlit as st
 
 from app_support.data import load_sample
-from app_support.determinacy_curves.figures import INDICATOR_LABELS, indicator_vs_parameter_figure
+from app_support.determinacy_curves.figures import (
+    INDICATOR_LABELS,
+    determinacy_vs_d_figure,
+    indicator_vs_parameter_figure,
+    table1_view,
+)
 from app_support.figures import shared_figure
 from app_support.jobs import queued_job
 from credal_core.experiments import closest_pairs, summarise
 from credal_core.experiments.determinacy import run_study
+
+# the Table 1 view's percentages, one decimal (st.dataframe's column_config: no Styler built on every run)
+TABLE1_FORMAT = {column: st.column_config.NumberColumn(format="%.1f")
+                 for column in ("Det", "Sgl-acc", "D-acc", "NBC-I", "u65", "u80")}
 
 
 @st.cache_data(show_spinner=False, max_entries=48)
@@ -48,3 +58,15 @@ def indicator_figures(settings_json: str, _summary: pd.DataFrame) -> dict:
     (read only; plotly's dict of each computed once): choosing an indicator is a lookup."""
     return {indicator: shared_figure(indicator_vs_parameter_figure(_summary, indicator))
             for indicator in INDICATOR_LABELS}
+
+
+@st.cache_resource(show_spinner=False, max_entries=48)
+def results_view(settings_json: str, _summary: pd.DataFrame, _close: pd.DataFrame) -> dict:
+    """What the page shows of one run, built once and shared by all sessions (read only): the figure
+    against d, the Table 1 view, the closest pair per d and the naive Bayes accuracy per d."""
+    closest = _close.drop_duplicates("d")[["d", "epsilon", "alpha", "NCC Det", "LNCC Det"]]
+    nbc = _summary[_summary["classifier"] == "NBC"].sort_values("d")
+    return {"d_figure": shared_figure(determinacy_vs_d_figure(_summary)),
+            "table": table1_view(_summary, _close),
+            "closest": list(closest.itertuples(index=False)),
+            "nbc_accuracy": list(zip(nbc["d"], nbc["nbc_accuracy_mean"]))}

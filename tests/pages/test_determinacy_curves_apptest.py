@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pandas as pd
 from _apptest import chart_traces, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -58,6 +60,14 @@ def test_url_sets_the_run_and_a_run_cut_short_is_reported_and_can_be_restarted()
     table = at.dataframe[0].value
     assert set(table["runs"]) == {4}                 # 2 θ × 2 training sets
     assert table["Det"].between(0, 100).all()
+    # the table shown (built once per run and shared) is Table 1's view of the run's own results
+    from app_support.determinacy_curves.figures import table1_view
+    from credal_core.experiments import closest_pairs, summarise
+    results = experiments.run_study(json.loads(at.session_state["dc_active"]), None, None)
+    expected = table1_view(summarise(results), closest_pairs(results))
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), expected, check_dtype=False)
+    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-dc_fig_d"))
+    assert "Antonucci, Cattaneo & Corani 2011" in json.loads(chart.proto.spec)["layout"]["title"]["text"]
     # a run cut short (in the same session, on the same settings) is reported, then restarted
     at.session_state["dc_running"] = True          # what a click during a run leaves behind
     at.run()
