@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support.data import load_sample, sample_class_column, sample_names
-from app_support.network_likelihood.figures import profile_figure
-from app_support.network_likelihood.model import GRAPHS, MAX_EDGES_TEXT, graph_parents, ratio_view
+from app_support.data import sample_names
+from app_support.network_likelihood.model import GRAPHS, MAX_EDGES_TEXT
+from app_support.network_likelihood.views import graph_view, ratio_chart, sample_view
 from app_support.page import page_setup, show_chart, sync
 from app_support.text import cite
 from app_support.url_state import Choice, Number, Text, UrlState
@@ -33,15 +33,13 @@ st.markdown(cite("Paper 003's Theorem 1 gives the [profile likelihood](/glossary
             "The shaded band is the likelihood-based confidence region {γ : lik(γ) > β}."))
 left, right = st.columns(2)
 name = left.selectbox("Data set", sample_names(), key=P + "data", on_change=on_change)
-X, y = load_sample(name)
-class_name = str(sample_class_column(name))
-X.columns = [str(c) for c in X.columns]
+data = sample_view(name)
+X, class_name, classes = data["X"], data["class_name"], data["classes"]
 kind = right.radio("Graph", GRAPHS, key=P + "graph", format_func=GRAPH_LABELS.get, on_change=on_change,
                    horizontal=True)
 if kind == "edges":
     st.text_input("Edges (parent -> child, separated by commas)", key=P + "edges", on_change=on_change,
                   placeholder=f"{X.columns[0]} -> {class_name}, {class_name} -> {X.columns[-1]}")
-classes = sorted(str(c) for c in y.dropna().unique())
 for key, default in (("a", classes[0]), ("b", classes[1])):
     if st.session_state.get(P + key) not in classes:
         st.session_state[P + key] = default
@@ -52,28 +50,27 @@ row = c1.number_input("Instance (row of the data)", 0, len(X) - 1, key=P + "row"
 a = c2.selectbox("Class a", classes, key=P + "a", on_change=on_change)
 b = c3.selectbox("Class b", classes, key=P + "b", on_change=on_change)
 beta = c4.slider("Cut-off β", 0.01, 0.99, key=P + "beta", step=0.01, on_change=on_change)
-st.caption("Instance: " + ", ".join(f"{k} = {v}" for k, v in X.iloc[int(row)].items()))
+st.caption("Instance: " + data["rows"][int(row)])
 
 if a == b:
     st.warning("Choose two different classes.")
     st.stop()
+edges = st.session_state.get(P + "edges", "") if kind == "edges" else ""
 try:
-    parents = graph_parents(kind, X, y.astype(str), class_name, st.session_state.get(P + "edges", ""))
-    view = ratio_view(X, y.astype(str), class_name, parents, int(row), a, b, float(beta))
+    graph = graph_view(name, kind, edges)
+    chart = ratio_chart(name, kind, edges, int(row), a, b, round(float(beta), 2))
 except ValueError as err:
     st.error(str(err))
     st.stop()
+view = chart["view"]
 
 m1, m2, m3 = st.columns(3)
 m1.metric("MLE of γ", f"{view.mle:.4g}")
 m2.metric(f"Region {{lik > {beta:g}}}", f"[{view.region[0]:.3g}, {view.region[1]:.3g}]")
 m3.metric("lik(γ = 1)", f"{view.at_one:.4f}")
-show_chart(profile_figure(view.curve["gamma"], view.curve["likelihood"], view.path["gamma"],
-                          view.path["likelihood"], view.region, view.mle, float(beta),
-                          title=f"Profile likelihood of P({a}, rest) / P({b}, rest)"), key=P + "chart")
+show_chart(chart["figure"], key=P + "chart")
 st.markdown(f"α ranges over [{view.profile.alpha_range[0]:g}, {view.profile.alpha_range[1]:g}]; "
             "the table lists the cells γ touches: the count d, its row's total, and the exponent q.")
 with st.expander("Graph (parents of each node)"):
-    st.dataframe({"node": list(parents), "parents": [", ".join(p) or "—" for p in parents.values()]},
-                 hide_index=True)
+    st.dataframe(graph["table"], hide_index=True)
 st.dataframe(view.profile.cells, hide_index=True)

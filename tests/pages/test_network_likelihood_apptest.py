@@ -62,3 +62,20 @@ def test_figure_is_valid_plotly():
     fig = profile_figure(np.geomspace(0.01, 100, 20), np.linspace(0, 1, 20), [0.5, 1, 2], [0.3, 0.8, 1.0],
                          (0.2, 5.0), 2.0, 0.15, title="t")
     fig.validated()
+
+
+@pytest.mark.parametrize("beta", [0.05, 0.15, 0.62])
+def test_the_cached_chart_at_any_beta_is_ratio_view_at_that_beta(beta):
+    """The profile is computed once and shared over β; its region at β is ratio_view's own."""
+    from app_support.network_likelihood.views import graph_view, ratio_chart, sample_view
+    X, y = load_sample("tic_tac_toe")
+    X.columns = [str(c) for c in X.columns]
+    data = sample_view("tic_tac_toe")
+    parents = graph_parents("tan", X, y.astype(str), data["class_name"])
+    assert graph_view("tic_tac_toe", "tan", "")["parents"] == parents
+    a, b = data["classes"][:2]
+    expected = ratio_view(X, y.astype(str), data["class_name"], parents, 7, a, b, beta)
+    got = ratio_chart("tic_tac_toe", "tan", "", 7, a, b, beta)["view"]
+    assert got.region == expected.region and got.mle == expected.mle and got.at_one == expected.at_one
+    np.testing.assert_array_equal(got.curve.to_numpy(), expected.curve.to_numpy())
+    assert data["rows"][7] == ", ".join(f"{k} = {v}" for k, v in X.iloc[7].items())
