@@ -561,7 +561,9 @@ class NetworkLikelihood:
                 q[key] = q.get(key, 0) + sign
         return {k: v for k, v in q.items() if v != 0}
 
-    def _profile(self, q: dict, what: str) -> NetworkProfile:
+    def _profile(self, q: dict, what: str, instance=None) -> NetworkProfile:
+        """The profile of the exponents ``q``; with ``instance`` (codes of a realisation), its counts
+        are added to the touched rows (the likelihood times that realisation's probability)."""
         rows = {}
         for (node, row, value), e in q.items():
             rows.setdefault((node, row), []).append((value, e))
@@ -572,18 +574,27 @@ class NetworkLikelihood:
             if len(entries) > 1 and total != 0:
                 raise ValueError("only functions whose touched rows hold one exponent or sum to zero are "
                                  "supported (a joint probability or a ratio of two values of a node)")
+            in_row = instance is not None and self._row(node, instance) == row
             for value, e in entries:
-                d.append(table[value])
+                plus = 1.0 if in_row and instance[node] == value else 0.0
+                d.append(table[value] + plus)
                 qs.append(e)
-                D.append(table.sum())
+                D.append(table.sum() + in_row)
                 w.append(1.0 if len(entries) == 1 else 0.0)
                 pa = self.graph_[node]
                 config = np.unravel_index(row, [len(self.states_[p]) for p in pa]) if pa else ()
-                cells.append({"node": node, "parents": ", ".join(f"{p}={self.states_[p][c]}"
-                                                                 for p, c in zip(pa, config)),
-                              "value": self.states_[node][value], "d": table[value], "row_total": table.sum(),
-                              "q": e})
+                cell = {"node": node,
+                        "parents": ", ".join(f"{p}={self.states_[p][c]}" for p, c in zip(pa, config)),
+                        "value": self.states_[node][value], "d": table[value], "row_total": table.sum(),
+                        "q": e}
+                if instance is not None:
+                    cell["instance"] = plus
+                cells.append(cell)
         items = PathItems([d], [qs], [D], [w])
+        if instance is not None:
+            from .instance_ratio import InstanceRatioProfile  # it imports this module
+
+            return InstanceRatioProfile(items, pd.DataFrame(cells), what)
         return NetworkProfile(items, pd.DataFrame(cells), what)
 
     def profile_joint(self, assignment: Mapping) -> NetworkProfile:
@@ -596,12 +607,32 @@ class NetworkLikelihood:
         codes = self._assignment(assignment)
         return self._profile(self._exponents((1, codes)), "joint")
 
-    def profile_ratio(self, node, a, b, evidence: Mapping) -> NetworkProfile:
+    def profile_ratio(self, node, a, b, evidence: Mapping, *,
+                      include_instance: bool = False) -> NetworkProfile:
         r"""Profile likelihood of :math:`g = P_\theta(X = a, \text{rest}) / P_\theta(X = b, \text{rest})`.
 
         ``evidence`` gives every other node's value; :math:`q = ` the counts of the realisation with
-        ``node = a`` minus those with ``node = b`` (003 §3), so
-        :math:`g = P_\theta(a, \text{rest}) / P_\theta(b, \text{rest})`.
+        ``node = a`` minus those with ``node = b`` (003 §3).
+
+        Parameters
+        ----------
+        node, a, b
+            The node and two of its values.
+        evidence : mapping
+            ``{other node: value}`` for every other node (the instance).
+        include_instance : bool, default=False
+            False: the likelihood of the data alone, :math:`\mathrm{lik}_d` (003 Theorem 1; the
+            profile is unimodal, :class:`NetworkProfile`).  True: as paper 000 §4 does for the class,
+            the data times the instance's probability with ``node`` missing, restricted to a or b,
+
+            .. math:: L(\theta) = \mathrm{lik}_d(\theta)\,\big(P_\theta(a, \text{rest})
+                      + P_\theta(b, \text{rest})\big), \qquad
+                      \mathrm{lik}_g(\gamma) = \frac{(1+\gamma)\,\Lambda_{d+e_b}(\gamma)}
+                      {\sup_{\gamma'} (1+\gamma')\,\Lambda_{d+e_b}(\gamma')},
+
+            with :math:`\Lambda_{d+e_b}` Theorem 1's profile for the counts plus the instance labelled
+            b (:class:`~credal_core.likelihood.instance_ratio.InstanceRatioProfile`; it can be bimodal).
+            The LTANC's ``include_instance`` is this likelihood on its TAN.
         """
         self._check_fitted()
         self._code(node, a)
@@ -612,6 +643,9 @@ class NetworkLikelihood:
             raise ValueError("evidence must be a mapping {node: value}")
         if node in evidence:
             raise ValueError(f"evidence gives a value of {node!r} itself; leave it out")
+        if not isinstance(include_instance, (bool, np.bool_)):
+            raise ValueError(f"include_instance must be True or False; got {include_instance!r}")
         ca = self._assignment({**evidence, node: a})
         cb = self._assignment({**evidence, node: b})
-        return self._profile(self._exponents((1, ca), (-1, cb)), "ratio")
+        q = self._exponents((1, ca), (-1, cb))
+        return self._profile(q, "ratio", instance=cb if include_instance else None)

@@ -492,7 +492,7 @@ def _F(items, x, idx):
     return items.log_lik_pair(x, idx)
 
 
-def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):
+def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16, where=None):
     """max over α ∈ [lo, hi] ⊂ [0, 1] of F = logaddexp(A, B), per item.
 
     Branch and bound on cells [x1, x2]: F <= logaddexp(A(x2), B(x1)) (A increases, B decreases on
@@ -501,12 +501,16 @@ def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):
     other cells are bisected.  The ends and the roots are the candidates.  At most ``cap`` cells per
     item are kept (those of largest bound): on a plateau of F (every γ equally likely) bisection
     would otherwise double the cells each round; any value on a plateau is its maximum.
+    ``where`` (K,), if given, receives an α attaining each maximum.
     """
     K = lo.size
     idx = np.arange(K)
     A1, B1 = _F(items, lo, idx)
     A2, B2 = _F(items, hi, idx)
-    best = np.maximum(np.logaddexp(A1, B1), np.logaddexp(A2, B2))
+    F1, F2 = np.logaddexp(A1, B1), np.logaddexp(A2, B2)
+    best = np.maximum(F1, F2)
+    if where is not None:
+        where[:] = np.where(F2 > F1, hi, lo)
     own, x1, x2 = idx, lo.copy(), hi.copy()
     peaks = []
     for _ in range(rounds):
@@ -527,7 +531,7 @@ def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):
         own, x1, x2, A1, B1, A2, B2 = (v[keep] for v in (own, x1, x2, A1, B1, A2, B2))
         mid = 0.5 * (x1 + x2)
         Am, Bm = _F(items, mid, own)
-        np.maximum.at(best, own, np.logaddexp(Am, Bm))
+        _raise(best, where, own, np.logaddexp(Am, Bm), mid)
         own = np.concatenate([own, own])
         x1, x2 = np.concatenate([x1, mid]), np.concatenate([mid, x2])
         A1, B1 = np.concatenate([A1, Am]), np.concatenate([B1, Bm])
@@ -542,8 +546,23 @@ def _max_on(items, lo, hi, rounds: int = 60, tol: float = 1e-12, cap: int = 16):
 
         root = increasing_root(minus_phi, x1, x2)
         Ar, Br = _F(items, root, own)
-        np.maximum.at(best, own, np.logaddexp(Ar, Br))
+        _raise(best, where, own, np.logaddexp(Ar, Br), root)
     return best
+
+
+def _raise(best, where, own, values, xs):
+    """best[i] = max(best[i], values of item i) (``own`` may repeat items); ``where`` (if not None)
+    follows with the α of each new maximum."""
+    if where is None:
+        np.maximum.at(best, own, values)
+        return
+    up = np.flatnonzero(values > best[own])
+    if up.size:
+        order = up[np.lexsort((values[up], own[up]))]          # by item, then value: each item's max last
+        last = np.append(own[order][1:] != own[order][:-1], True)
+        pick = order[last]
+        best[own[pick]] = values[pick]
+        where[own[pick]] = xs[pick]
 
 
 def _beam(keep, own, ub, cap):
