@@ -7,33 +7,16 @@ import hashlib
 
 import streamlit as st
 
-from app_support.data import sample_names
-from app_support.missing_values.model import (
-    MAX_STEPS,
-    dominance_view,
-    sample,
-    scenario,
-    upload_columns,
-    upload_data,
-)
+from app_support.missing_values import state as url
+from app_support.missing_values.model import dominance_view, sample, scenario, upload_columns, upload_data
+from app_support.missing_values.state import DATA, MAX_STEPS, MECHANISMS, UPLOAD
 from app_support.missing_values.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY
 from app_support.page import page_setup, show_chart, sync
 from app_support.text import plain
 from app_support.uploads import LIMITS
-from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
 
 KEY = "mv_"
-UPLOAD = "upload"
-DATA = (*sample_names(), UPLOAD)
-MECHANISMS = {"mnar": "not at random: hide the chosen value", "mcar": "at random (MCAR)"}
-STATE = UrlState(
-    Choice("data", DATA, "weather"), Number("row", 8, 1, LIMITS.max_rows, integer=True),
-    Names("missing", ("outlook",), sep="|"), Flag("loo", True), Number("s", 1.0, 0.1, 10.0, step=0.1),
-    Number("hide", 1.0, 0.0, 1.0, step=0.05), Choice("mech", tuple(MECHANISMS), "mnar"),
-    Text("hfeat", "outlook", max_len=200), Text("hval", "sunny", max_len=200),
-    Number("seed", 0, 0, 9_999, integer=True), Number("tr", -1, -1, 2 + MAX_STEPS, integer=True),
-    Text("a", max_len=200), Text("b", max_len=200),
-)
+STATE = url.STATE           # declared once, with the lessons' links into this page
 on_change = sync(STATE, KEY)
 
 

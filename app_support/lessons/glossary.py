@@ -293,6 +293,24 @@ TERMS: tuple[Term, ...] = (
         "003 Corollary 1, Example 2",
     ),
     Term(
+        "bayesian-network",
+        "Bayesian network",
+        "A directed acyclic graph over the class and the features: each node has a table P(node | its "
+        "parents), and a joint probability is the product of one entry of each table. The NBC is the network "
+        "in which the class is the only parent of every feature.",
+        r"P_\theta(x_1,\dots,x_m)=\prod_{i}\theta_{x_i\mid \mathrm{pa}(x_i)}",
+        "003 §3",
+    ),
+    Term(
+        "tan",
+        "TAN — tree-augmented naive Bayes",
+        "A Bayesian network in which each feature has the class and at most one other feature as parents, "
+        "the feature tree chosen by conditional mutual information (Chow-Liu; Friedman, Geiger & "
+        "Goldszmidt 1997).",
+        r"\mathrm{pa}(f_j)=\{C\}\ \text{or}\ \{C, f_k\}",
+        "001 §1; 003 Theorem 1",
+    ),
+    Term(
         "beta-index",
         "β — cutoff (and the uncertainty index β_c)",
         "The likelihood level of a likelihood interval or of the NHC; 003 also reads the critical cutoff "

@@ -12,6 +12,7 @@ from credal_core.likelihood.pair_input import PairInput, lncc_answer
 
 from . import links
 from .lesson_ncc import g
+from .lesson_network import STEP as NETWORK_STEP
 from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget
 from .problems import CLASSES as PAIR_CLASSES
 from .problems import (
@@ -449,5 +450,6 @@ LESSON = Lesson(
             "profile_likelihood",
             _link,
         ),
+        NETWORK_STEP,
     ),
 )

@@ -1,15 +1,17 @@
 """Links from a lesson step into the full page at the same parameters (``app_support.url_state``).
 
-Each page's fields that a lesson sets are declared here as the page declares them, and written in
-their canonical form (``UrlState.write``); a test opens each page with these links and checks that its
-widgets show the lesson's values.
+The pages whose URL state lives in ``app_support`` (Missing values, Classifier selection) are written with
+that one declaration; the others' fields that a lesson sets are declared here as the page declares them.
+Each link is written in its canonical form (``UrlState.write``); a test opens each page with these links
+and checks that its widgets show the lesson's values.
 """
 
 from __future__ import annotations
 
-from app_support.url_state import Choice, Flag, Names, Number, Text, UrlState
+from app_support.missing_values.state import STATE as _MISSING
+from app_support.url_state import Choice, Flag, Number, Text, UrlState
 
-__all__ = ["home", "profile", "intervals", "missing", "aode", "selection", "glossary"]
+__all__ = ["home", "profile", "intervals", "missing", "aode", "network", "selection", "glossary"]
 
 _HOME = UrlState(Number("s", 2.0, 0.1, 10.0, step=0.1))
 _PROFILE = UrlState(
@@ -26,21 +28,19 @@ _INTERVALS = UrlState(
     Number("beta", 0.15, 0.01, 0.99, step=0.01),
     Number("p", 0.5, 0.0, 1.0, step=0.01),
 )
-_MISSING = UrlState(
-    Choice("data", ("weather",), "weather"),
-    Number("row", 8, 1, 10_000, integer=True),
-    Names("missing", ("outlook",), sep="|"),
-    Flag("loo", True),
-    Number("s", 1.0, 0.1, 10.0, step=0.1),
-    Number("hide", 1.0, 0.0, 1.0, step=0.05),
-    Choice("mech", ("mcar", "mnar"), "mnar"),
-    Text("hfeat", "outlook", max_len=200),
-    Text("hval", "sunny", max_len=200),
-)
 _AODE = UrlState(
     Choice("data", ("synthetic_nb", "weather"), "synthetic_nb"),
     Number("eps", 0.01, 0.001, 0.1, step=0.001),
     Number("n", 300, 4, 100_000, integer=True),
+)
+
+_NETWORK = UrlState(
+    Choice("data", ("weather",), "weather"),
+    Choice("graph", ("naive", "tan", "edges"), "tan"),
+    Number("row", 0, 0, 1_000_000, step=1, integer=True),
+    Text("a", max_len=200),
+    Text("b", max_len=200),
+    Number("beta", 0.15, 0.01, 0.99, step=0.01),
 )
 
 
@@ -83,6 +83,10 @@ def missing(**values) -> dict:
 
 def aode(**values) -> dict:
     return _write(_AODE, values)
+
+
+def network(**values) -> dict:
+    return _write(_NETWORK, values)
 
 
 def selection() -> dict:

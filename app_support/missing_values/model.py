@@ -12,6 +12,7 @@ import streamlit as st
 from app_support.data import load_sample
 from app_support.figures import shared_figure
 from app_support.missing_values.figures import set_grid
+from app_support.missing_values.state import MAX_STEPS
 from app_support.uploads import LIMITS, load_table
 from credal_core.data.csv_loader import CsvProblem, default_class_column
 from credal_core.data.dataset import choose_columns
@@ -22,7 +23,6 @@ __all__ = ["MAX_FEATURES", "MAX_STEPS", "sample", "upload_columns", "upload_data
            "dominance_view"]
 
 MAX_FEATURES = 30     # the counts table has one row per feature: more is not a lecture view
-MAX_STEPS = 10        # conservative rows (features declared non-MAR one more at a time)
 
 
 @st.cache_resource(show_spinner=False)

@@ -154,6 +154,14 @@ TARGETS = {
         "mv_missing": link["missing"].split("|"),
     },
     "aode_weights": lambda link: {"aw_n": int(link["n"]), "aw_eps": float(link["eps"])},
+    "network_likelihood": lambda link: {
+        "nl_data": link["data"],
+        "nl_graph": link["graph"],
+        "nl_row": int(link["row"]),
+        "nl_a": link["a"],
+        "nl_b": link["b"],
+        "nl_beta": float(link["beta"]),
+    },
 }
 
 
@@ -174,6 +182,29 @@ def test_the_link_into_the_full_page_shows_the_same_parameters(page):
             shown,
             value,
         )
+
+
+def open_through_navigation(page: str, link: dict) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)  # through the navigation, as a click
+    at.switch_page(f"pages/{page}.py")
+    at.query_params.update(link)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_hidden_share_of_lesson_4_reaches_missing_values():
+    """Lesson 4 step 5's slider is the share of sunny outlooks hidden in training: the page opens with that
+    share, hidden not at random on outlook = sunny, and shows the step's treatments."""
+    from app_support.lessons.catalogue import lesson
+
+    step = next(s for s in lesson("missing-values").steps if s.widget.name == "hide")
+    params = {**step.question.generate(int(SEED)).params, "hide": 0.35}
+    at = open_through_navigation("missing_values", step.link(params))
+    state = at.session_state
+    assert state["mv_hide"] == pytest.approx(0.35) and state["mv_mech"] == "mnar"
+    assert (state["mv_hfeat"], state["mv_hval"]) == ("outlook", "sunny")
+    assert state["mv_row"] == params["row"] + 1 and state["mv_missing"] == ["outlook"]
 
 
 def test_the_app_serves_the_lessons_glossary_and_references():

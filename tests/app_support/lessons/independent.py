@@ -456,3 +456,79 @@ SOLVERS.update(
         "selection.which-robust": _which_word,
     }
 )
+
+
+# ---------------------------------------------------------------- lesson 3's network step (003 Theorem 1)
+def _network_rows(graph: str, row: int) -> list:
+    """The probability-table rows that γ = P(yes, rest) / P(no, rest) touches on the weather data, counted
+    from the rows with pandas: (counts d over the node's states, exponents q of log γ)."""
+    from app_support.data import load_sample
+    from app_support.lessons import lesson_network as ln
+
+    X, y = load_sample("weather")
+    frame = X.astype(str).assign(play=np.asarray(y).astype(str))
+    instance = frame.iloc[row]
+    rows = []
+    for node, parents in ln.parents(graph).items():      # the graph is the question's input
+        states = sorted(frame[node].unique())
+        exponents = {}
+        for cls, sign in (("yes", 1.0), ("no", -1.0)):
+            at = {**instance.to_dict(), "play": cls}
+            mask = np.ones(len(frame), dtype=bool)
+            for parent in parents:
+                mask &= (frame[parent] == at[parent]).to_numpy()
+            key = tuple(at[parent] for parent in parents)
+            counts = np.array([(frame.loc[mask, node] == s).sum() for s in states], dtype=float)
+            q = exponents.setdefault(key, (counts, np.zeros(len(states))))[1]
+            q[states.index(at[node])] += sign
+        rows += [(d, q) for d, q in exponents.values() if np.any(q != 0)]
+    return rows
+
+
+def network_profile_at(graph: str, row: int, log_gamma_value: float) -> float:
+    """The normalised profile likelihood of γ = exp(``log_gamma_value``) by brute force: the constrained
+    maximum of the log-likelihood over the touched rows (softmax parameters, SLSQP with exact gradients),
+    against the unconstrained maximum (the observed frequencies)."""
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
+
+    rows = _network_rows(graph, row)
+    sizes = np.cumsum([0] + [len(d) for d, _ in rows])
+
+    def parts(z):
+        return [z[a:b] - np.logaddexp.reduce(z[a:b]) for a, b in zip(sizes[:-1], sizes[1:])]
+
+    def objective(z):
+        logps = parts(z)
+        value = -sum(float(d @ lp) for (d, _), lp in zip(rows, logps))
+        grad = -np.concatenate([d - d.sum() * np.exp(lp) for (d, _), lp in zip(rows, logps)])
+        return value, grad
+
+    def constraint(z):
+        return sum(float(q @ lp) for (_, q), lp in zip(rows, parts(z))) - log_gamma_value
+
+    def constraint_grad(z):
+        return np.concatenate([q - q.sum() * np.exp(lp) for (_, q), lp in zip(rows, parts(z))])
+
+    best = sum(float(xlogy(d, d / max(d.sum(), 1.0)).sum()) for d, _ in rows)
+    found = -np.inf
+    for start in (np.zeros(sizes[-1]), np.random.default_rng(row).normal(size=sizes[-1])):
+        with threadpool_limits(1):     # small LAPACK calls: BLAS threads only wait on a busy machine
+            res = minimize(objective, start, jac=True, method="SLSQP",
+                           constraints=[{"type": "eq", "fun": constraint, "jac": constraint_grad}],
+                           options={"maxiter": 1000, "ftol": 1e-13})
+        if abs(constraint(res.x)) < 1e-7:
+            found = max(found, -objective(res.x)[0])
+    return float(np.exp(found - best))
+
+
+def _network_set(p):
+    """Both classes unless lik(γ = 1) ≤ β; then the class on the side of 1 where the likelihood is higher
+    (compared at γ = e^±2: the profile is unimodal in log γ)."""
+    if network_profile_at(p["graph"], p["row"], 0.0) > p["beta"]:
+        return ("yes", "no")
+    above, below = (network_profile_at(p["graph"], p["row"], v) for v in (2.0, -2.0))
+    return ("yes",) if above > below else ("no",)
+
+
+SOLVERS["lncc.network.set"] = _network_set
