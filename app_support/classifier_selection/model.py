@@ -1,4 +1,5 @@
-"""URL state and cached computations of the page "Classifier selection" (004), shared by all sessions.
+"""The URL state (declared in ``state``) and cached computations of the page "Classifier selection" (004),
+shared by all sessions.
 
 Arguments are plain hashable values.  The two long runs (Fig. 3's accuracy curve, Table 2) go
 through the evaluation engine in the server's worker processes (:mod:`app_support.jobs`).
@@ -6,13 +7,11 @@ through the evaluation engine in the server's worker processes (:mod:`app_suppor
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_support.cached_samples import cached_sample
 from app_support.classifier_selection.figures import (
     accuracy_vs_k_figure,
     curve_text,
@@ -20,62 +19,38 @@ from app_support.classifier_selection.figures import (
     threshold_plane_figure,
     with_k_line,
 )
+from app_support.classifier_selection.state import (  # noqa: F401  (the page's names, declared once)
+    DATA,
+    DATASETS,
+    DISTANCES,
+    K_MAX,
+    K_MIN,
+    MODES,
+    PAPER_NAMES,
+    PAPER_SUBSETS,
+    SOURCES,
+    Features,
+    url_state,
+)
+from app_support.data import load_sample
 from app_support.jobs import bar_progress, queued_job
-from app_support.url_state import Choice, Flag, Names, Number, Row, UrlState
 from credal_core.experiments.paper_004 import PAPER_FIG3_BALLOONS, accuracy_vs_k, comparison_table
 from credal_core.resampling import repeated_holdout
 from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
 
-# the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
-DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")
-DISTANCES = ("euclidean", "chebyshev")
-MODES = ("resubstitution", "cross_validation")
-SOURCES = ("test", "typed")
-K_MIN, K_MAX = 1, 30
-_SQUARES = ("top_left", "top_middle", "top_right", "middle_left", "middle_middle", "middle_right",
-            "bottom_left", "bottom_middle", "bottom_right")
-# 004 Table 1, 1-based feature numbers in UCI order: Balloons (1,2,3,4) / (1,3,4); TIC (1,5,7,8) / (1,2,5,7,8)
-PAPER_SUBSETS = {
-    "balloons": (("color", "size", "act", "age"), ("color", "act", "age")),
-    "tic_tac_toe": (tuple(_SQUARES[i - 1] for i in (1, 5, 7, 8)),
-                    tuple(_SQUARES[i - 1] for i in (1, 2, 5, 7, 8))),
-}
-PAPER_NAMES = {"balloons": "Balloons", "tic_tac_toe": "TIC"}     # keys of 004 Table 2
-
-
-# ---------------------------------------------------------------- URL state
-@dataclass(frozen=True)
-class Features(Names):
-    """Column names of the data set; a link naming none of them gets the default subset."""
-
-    def parse(self, raw: str | None) -> tuple:
-        return super().parse(raw) or tuple(self.default)
-
-
-DATA = Choice("data", DATASETS, "balloons")      # read first: the other fields follow the data set
-
-
-def url_state(columns: tuple, subsets: tuple[tuple, tuple], values: tuple = ()) -> UrlState:
-    """The page's query parameters; ``f1`` / ``f2`` are columns of the chosen data set (default: its
-    004 Table 1 or SFS subsets), ``x`` the typed instance: one value per column joined by ``|``,
-    ``values[j]`` the choices of column ``j`` (a value the column does not have reads as its first)."""
-    return UrlState(
-        DATA,
-        Features("f1", subsets[0], options=columns), Features("f2", subsets[1], options=columns),
-        Number("k", 3, K_MIN, K_MAX, integer=True), Choice("dist", DISTANCES, "euclidean"),
-        Number("seed", 0, 0, 9_999, integer=True), Choice("mode", MODES, "resubstitution"),
-        Number("runs", 100, 10, 100, step=10, integer=True), Choice("source", SOURCES, "test"),
-        # Balloons, split 0, test row 4: C1 and C2 disagree; k = 4 adds 4 tied rows and flips the choice
-        Number("row", 4, 0, 10_000, integer=True),
-        Row("x", tuple(map(tuple, values))), Flag("table2", False),
-    )
-
 
 # ---------------------------------------------------------------- data, defaults, one split
 def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """(X, y) of one of :data:`DATASETS`, read once per process and shared (read only: not copied per
+    run, as a class of 100 reruns the page every second)."""
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; choose one of {list(DATASETS)}")
-    X, y = cached_sample(name)
+    return _dataset(name)
+
+
+@st.cache_resource(show_spinner=False)
+def _dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    X, y = load_sample(name)
     return X, np.asarray(y)
 
 
