@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 import urllib.parse
@@ -90,7 +91,41 @@ def answer(page, value: str) -> None:
     sync_api.expect(page.get_by_text("Your answer is in")).to_be_visible(timeout=TIMEOUT)
 
 
+class Stages:
+    """Which stage of the scenario is running, and the pages open in it: a failure names the stage and
+    leaves a screenshot of each page in tests/browser/output/ (a loaded CI machine gives no second look)."""
+
+    def __init__(self) -> None:
+        self.name, self.pages = "start", {}
+
+    def __call__(self, name: str) -> None:
+        self.name = name
+
+    @contextlib.contextmanager
+    def guard(self):
+        """Inside the browser's ``with``: on a failure, a screenshot of each page (still open) and the
+        stage's name in the error."""
+        try:
+            yield
+        except (AssertionError, sync_api.Error) as problem:
+            for label, page in self.pages.items():
+                with contextlib.suppress(Exception):               # a closed page: nothing to show
+                    page.screenshot(path=str(OUTPUT / f"failover_{label}.png"))
+            raise AssertionError(f"class fail-over, stage {self.name!r}: {problem}") from problem
+
+
+def wait_until(condition, timeout_ms: int, what: str) -> None:
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.25)
+
+
 def test_a_killed_worker_and_a_restarted_server_keep_the_class(tmp_path):
+    scenario(tmp_path, Stages())
+
+
+def scenario(tmp_path, stage: Stages) -> None:
     expect = sync_api.expect
     lesson = lessons()[0]
     database = tmp_path / "classes.sqlite"
@@ -101,7 +136,8 @@ def test_a_killed_worker_and_a_restarted_server_keep_the_class(tmp_path):
     value = f"{lesson.steps[1].question.solve(question.params):.3f}"
     OUTPUT.mkdir(exist_ok=True)
     with serve(OUTPUT / "serve_failover.log", database) as (url, proc, base), \
-            chromium_browser() as browser:
+            chromium_browser() as browser, stage.guard():
+        stage("students join")
         a_context, a = join(browser, url, code, "A", lesson.steps[1].title)     # the first page ever run
         b_context, b = join(browser, url, code, "B", lesson.steps[1].title)
         a_port, b_port = worker_port(a_context, base), worker_port(b_context, base)
@@ -110,24 +146,45 @@ def test_a_killed_worker_and_a_restarted_server_keep_the_class(tmp_path):
         teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         teacher.goto(f"{url}class?code={code}&teacher={key}", wait_until="domcontentloaded")
         expect(teacher.get_by_role("heading", name=f"Class: {lesson.title}")).to_be_visible(timeout=TIMEOUT)
+        stage.pages.update(a=a, b=b, teacher=teacher)
+        stage("A answers")
         answer(a, value)
         expect(teacher.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("1",
                                                                                            timeout=LIVE)
         before = store.export_csv(code, key)
 
+        stage("A's worker killed")
         victim = worker_process(proc.pid, a_port)
         victim.send_signal(signal.SIGKILL)
         victim.wait(timeout=30)
         # A's page notices, reconnects through the proxy (to the other worker: the dead one refuses) and
-        # reruns its address: the same class and step, without a reload
+        # reruns its address: the same class and step, without a reload.  HAProxy's cookie names the
+        # worker that answered the page's last request: it moves to the other one when the page has
+        # reconnected.  The teacher's page, if it was on the dead worker too, reconnects the same way;
+        # a click made before then would go down a closed socket (the teacher would click again).
+        stage("A's page reconnects to the other worker")
+        wait_until(lambda: worker_port(a_context, base) == b_port, RECONNECT, "A's page did not reconnect")
         expect(a.get_by_role("heading", name=lesson.steps[1].title)).to_be_visible(timeout=RECONNECT)
+        if worker_port(teacher.context, base) == a_port:
+            stage("the teacher's page reconnects")
+            wait_until(lambda: worker_port(teacher.context, base) == b_port, RECONNECT,
+                       "the teacher's page did not reconnect")
+        # A's page has run on its new worker once this shows: a new session has not seen A's Check (the
+        # answer itself is in the database, asserted below), so the caption replaces "Your answer is in"
+        expect(a.get_by_test_id("stApp")).to_have_attribute("data-test-connection-state", "CONNECTED",
+                                                             timeout=RECONNECT)
+        expect(a.get_by_text("Your teacher reveals the answer when the class has answered.")).to_be_visible(
+            timeout=RECONNECT)
+        stage("the teacher unlocks step 3; A and B follow")
         teacher.get_by_role("button", name="Next step →").click()
+        wait_until(lambda: store.state(code).unlocked_step == 2, LIVE, "the teacher's click did not unlock")
         for page in (a, b):                # live again: A's page follows the lecture from its new worker
             expect(page.get_by_role("heading", name=lesson.steps[2].title)).to_be_visible(
                 timeout=RECONNECT)
             assert query_of(page)["step"] == "3"
             assert page.get_by_test_id("stException").count() == 0
         assert query_of(a)["k"] and store.export_csv(code, key) == before        # A's answer kept, once
+        stage("the supervisor restarts the worker")
         deadline = time.monotonic() + 180                  # the supervisor restarts the killed worker
         while restarted(proc.pid, a_port) in (None, victim.pid):
             assert time.monotonic() < deadline, "the killed worker was not restarted"
@@ -136,7 +193,8 @@ def test_a_killed_worker_and_a_restarted_server_keep_the_class(tmp_path):
         teacher_address = teacher.url
 
     with serve(OUTPUT / "serve_failover_again.log", database, workers=1) as (url2, _, _), \
-            chromium_browser() as browser:             # the whole server restarted on the same database
+            chromium_browser() as browser, stage.guard():   # the whole server restarted, same database
+        stage("the whole server restarted")
         again = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         moved = urllib.parse.urlsplit(a_address)
         again.goto(url2 + moved.path.lstrip("/") + "?" + moved.query, wait_until="domcontentloaded")

@@ -7,6 +7,7 @@ and Back again.  No exception on any step; nothing requested outside the app's s
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
@@ -65,10 +66,20 @@ def check(page, expected: str) -> None:
         timeout=TIMEOUT)
 
 
-def settled(page) -> None:
-    """Wait until the app has finished running the page (Streamlit's status widget gone)."""
-    page.wait_for_timeout(300)
-    sync_api.expect(page.get_by_test_id("stStatusWidget")).to_be_hidden(timeout=TIMEOUT)
+def settled(page, quiet_ms: int = 1500) -> None:
+    """Wait until the app has finished running the page: its script state (Streamlit's own
+    ``data-test-script-state`` on the app's root) "notRunning" and the address unchanged for ``quiet_ms``
+    in a row.  One look is not enough on a loaded machine: a rerun is requested some time after a click,
+    and a run still going when the test presses Back writes its own query parameters onto the lesson's
+    address (the list then opens instead of the step)."""
+    app = page.get_by_test_id("stApp")
+    deadline = time.monotonic() + TIMEOUT / 1000
+    quiet_since, address = time.monotonic(), page.url
+    while time.monotonic() - quiet_since < quiet_ms / 1000:
+        assert time.monotonic() < deadline, f"the page at {page.url} never settled"
+        page.wait_for_timeout(100)
+        if app.get_attribute("data-test-script-state") != "notRunning" or page.url != address:
+            quiet_since, address = time.monotonic(), page.url
 
 
 def no_exception(page) -> None:
