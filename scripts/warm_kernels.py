@@ -22,15 +22,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from credal_core import (  # noqa: E402
-    AODE,
-    BMAAODE,
-    LNCC,
-    NCC,
-    CompAODE,
-    CredalBMAAODE,
-    CredalCompAODE,
-)
+from credal_core import AODE, BMAAODE, LNCC, NCC, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
 from credal_core._compiled import numba_enabled  # noqa: E402
 
 

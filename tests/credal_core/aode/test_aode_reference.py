@@ -8,7 +8,6 @@ Folds are not reproducible (the authors seeded with cputime), so means are compa
 at 1e-4, CLL terms floored at 0.01).  Measured: e.g. kr_vs_kp BMA-AODE 0.939 vs 0.939, AODE 0.895 vs
 0.896; monks2 BMA-AODE 0.611 vs 0.603.
 """
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,10 +15,9 @@ import pytest
 
 from credal_core.aode import AODE, CredalBMAAODE, CredalCompAODE
 from credal_core.resampling import repeated_stratified_kfold
+from tests.credal_core._helpers import reference_data
 
-REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference"
-if not REFERENCE.is_dir():
-    REFERENCE = Path("/work/shared/reference")
+REFERENCE = reference_data()
 PER_FOLD = REFERENCE / "compaode" / "results" / "results-cluster" / "per_fold_csv"
 
 # ours -> column of the authors' table (C-DBMA = COMP-AODE, DBMA = BMA-AODE; README there)

@@ -1,5 +1,4 @@
 """The CSV loader: encodings, delimiters, detection, and a clear refusal for every malformed file."""
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +12,7 @@ from credal_core.data.csv_loader import (
     neutralise_formulas,
     read_csv_bytes,
 )
+from tests.credal_core._helpers import table_or_clear_problem
 
 GOOD = "colour;size;weight;class\nred;small;1.5;yes\nblue;large;2,5;no\ngreen;small;;yes\n"
 
@@ -138,16 +138,10 @@ def csv_like(draw):
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.one_of(csv_like(), st.binary(max_size=300)))
 def test_hostile_inputs_give_a_table_or_a_clear_problem(data):
-    try:
-        table = read_csv_bytes(data)
-    except CsvProblem as problem:
-        assert str(problem) and "Traceback" not in str(problem)
+    table = table_or_clear_problem(data)
+    if table is None:
         return
-    assert table.frame.shape[1] >= 2 and table.frame.shape[0] >= 1
     assert len(set(table.frame.columns)) == table.frame.shape[1]
-    for name in table.numeric:
-        values = table.numeric_frame()[name].dropna().to_numpy(float)
-        assert np.all(np.isfinite(values))
     try:
         check_class_column(table, default_class_column(table), min_per_class=2)
     except CsvProblem as problem:

@@ -3,7 +3,6 @@ import csv
 import math
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,11 +18,9 @@ from credal_core.data.discretise import (
     median_cut_point,
 )
 from credal_core.data.preparation import MISSING_CATEGORY, Preparation
+from tests.credal_core._helpers import reference_data
 
-# outside reference data beside the project (../shared) or at its usual place; may be absent
-JNCC2 = Path(__file__).resolve().parents[4] / "shared" / "reference" / "jncc2"
-if not JNCC2.exists():
-    JNCC2 = Path("/work/shared/reference/jncc2")
+JNCC2 = reference_data("jncc2")    # may be absent
 
 
 def test_hand_worked_accepted_split():

@@ -15,6 +15,7 @@ import credal_core.naive.lncc as lncc_module
 from credal_core import LNCC
 from credal_core._compiled import numba_enabled
 from tests._depth import cases
+from tests.credal_core._helpers import class_pairs, encoded_rows
 from tests.credal_core.brute_force import encode_instance, lncc_critical_alpha_matrix
 
 
@@ -77,19 +78,15 @@ def test_small_uninformative_cases_match_brute_force():
         test = frame.iloc[:2]
         crit = model.critical_alpha(test)
         dom = model.dominance(test)
-        for row in range(len(test)):
-            n_c, n_cf, inst, _ = encode_instance(frame, labels, order, list(test.iloc[row]))
+        for row, (n_c, n_cf, inst, _) in encoded_rows(encode_instance, frame, labels, order, test):
             brute = lncc_critical_alpha_matrix(n_c, n_cf, inst, include_instance=include, seed=seed)
-            for a in range(len(order)):
-                for b in range(len(order)):
-                    if a == b:
-                        continue
-                    compared += 1
-                    strict += brute[a, b] < 1 - 1e-4
-                    if abs(crit[row, a, b] - brute[a, b]) > 1e-4:
-                        failures.append((seed, row, a, b, crit[row, a, b], brute[a, b]))
-                    # the fast verdicts at 0.75 agree with the brute force away from its tolerance
-                    if abs(brute[a, b] - 0.75) > 1e-4 and dom[row, a, b] != (0.75 > brute[a, b]):
-                        failures.append(("verdict", seed, row, a, b, brute[a, b]))
+            for a, b in class_pairs(len(order)):
+                compared += 1
+                strict += brute[a, b] < 1 - 1e-4
+                if abs(crit[row, a, b] - brute[a, b]) > 1e-4:
+                    failures.append((seed, row, a, b, crit[row, a, b], brute[a, b]))
+                # the fast verdicts at 0.75 agree with the brute force away from its tolerance
+                if abs(brute[a, b] - 0.75) > 1e-4 and dom[row, a, b] != (0.75 > brute[a, b]):
+                    failures.append(("verdict", seed, row, a, b, brute[a, b]))
     assert not failures, failures[:8]
     assert compared >= 8 * n_seeds and strict >= n_seeds, (compared, strict)

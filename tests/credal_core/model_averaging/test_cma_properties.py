@@ -9,16 +9,12 @@ from hypothesis import strategies as st
 
 from credal_core.model_averaging import CMA, BMANaive
 from tests._depth import examples
+from tests.credal_core._helpers import coded_table
 from tests.credal_core.model_averaging.reference_subsets import SubsetAverage
 
 
-@st.composite
-def data(draw):
-    n = draw(st.integers(4, 30))
-    m = draw(st.integers(1, 5))
-    y = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, 2), min_size=m, max_size=m), min_size=n, max_size=n)))
-    return pd.DataFrame(X), y
+def data():
+    return coded_table(rows=(4, 30), max_features=5)
 
 
 @settings(max_examples=examples(40), deadline=None)

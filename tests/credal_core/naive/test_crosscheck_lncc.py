@@ -16,13 +16,17 @@ import numpy as np
 import pytest
 
 from tests._depth import cases
-from tests.credal_core.brute_force import encode_instance, lncc_critical_alpha_matrix, random_case
+from tests.credal_core._helpers import (
+    assert_no_mismatch,
+    class_pairs,
+    counts_text,
+    encoded_rows,
+    fitted_cases,
+    the_package,
+)
+from tests.credal_core.brute_force import encode_instance, lncc_critical_alpha_matrix
 
-core = pytest.importorskip("credal_core")
-if getattr(core, "__file__", None) is None:
-    # Only a namespace package (e.g. the folder tests/credal_core/ when the
-    # project root is not on sys.path): the real package is not importable.
-    pytest.skip("credal_core is not importable", allow_module_level=True)
+core = the_package()
 
 ABS_TOL = 1e-4
 
@@ -39,36 +43,30 @@ SCENARIOS = {
 
 def _check(name, n_sets, case_kw, include, n_test, seed_base):
     failures, compared, strict = [], 0, 0
-    for i in range(n_sets):
-        seed = seed_base + i
-        inc = bool(i % 2) if include is None else include
-        X, y, classes, X_test = random_case(seed, n_test=n_test, **case_kw)
-        model = core.LNCC(include_instance=inc)
-        if case_kw.get("absent_class"):
-            model.partial_fit(X, y, classes=classes)
-        else:
-            model.fit(X, y)
-        order = list(model.classes_)
+    def include_of(i):
+        return bool(i % 2) if include is None else include
+
+    def make(i):
+        return core.LNCC(include_instance=include_of(i))
+
+    for i, seed, X, y, _, X_test, model in fitted_cases(make, n_sets, seed_base, case_kw, n_test):
+        inc, order = include_of(i), list(model.classes_)
         crit = np.asarray(model.critical_alpha(X_test), float)
         assert crit.shape == (len(X_test), len(order), len(order))
-        for row in range(len(X_test)):
-            n_c, n_cf, inst, _ = encode_instance(X, y, order, list(X_test.iloc[row]))
+        for row, (n_c, n_cf, inst, _) in encoded_rows(encode_instance, X, y, order, X_test):
             brute = lncc_critical_alpha_matrix(n_c, n_cf, inst, include_instance=inc, seed=seed)
-            for a in range(len(order)):
-                for b in range(len(order)):
-                    if a == b:
-                        continue
-                    got, want = crit[row, a, b], brute[a, b]
-                    compared += 1
-                    strict += want < 1 - ABS_TOL
-                    if not (np.isfinite(got) and abs(got - want) <= ABS_TOL):
-                        failures.append(
-                            f"{name} seed={seed} include_instance={inc} row={row} "
-                            f"{order[a]} vs {order[b]}: package {got:.8g}, brute force {want:.8g}; "
-                            f"counts n_c={n_c.tolist()} n_cf={[t.tolist() for t in n_cf]} inst={inst}"
-                        )
+            for a, b in class_pairs(len(order)):
+                got, want = crit[row, a, b], brute[a, b]
+                compared += 1
+                strict += want < 1 - ABS_TOL
+                if not (np.isfinite(got) and abs(got - want) <= ABS_TOL):
+                    failures.append(
+                        f"{name} seed={seed} include_instance={inc} row={row} "
+                        f"{order[a]} vs {order[b]}: package {got:.8g}, brute force {want:.8g}; "
+                        f"{counts_text(n_c, n_cf, inst)}"
+                    )
     print(f"{name}: {n_sets} data sets, {compared} entries compared, {strict} below 1")
-    assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:10])
+    assert_no_mismatch(failures)
     return compared, strict
 
 

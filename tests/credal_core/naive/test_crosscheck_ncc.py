@@ -23,13 +23,17 @@ import numpy as np
 import pytest
 
 from tests._depth import cases
-from tests.credal_core.brute_force import encode_instance, ncc_min_ratio_matrix, random_case
+from tests.credal_core._helpers import (
+    Verdicts,
+    class_pairs,
+    counts_text,
+    encoded_rows,
+    fitted_cases,
+    the_package,
+)
+from tests.credal_core.brute_force import encode_instance, ncc_min_ratio_matrix
 
-core = pytest.importorskip("credal_core")
-if getattr(core, "__file__", None) is None:
-    # Only a namespace package (e.g. the folder tests/credal_core/ when the
-    # project root is not on sys.path): the real package is not importable.
-    pytest.skip("credal_core is not importable", allow_module_level=True)
+core = the_package()
 
 TIE = 1e-6
 
@@ -48,50 +52,33 @@ UNSEEN_EPS = (10, {"unseen": True}, (0.05, 0.3), (1.0,))
 
 
 def _check(name, n_sets, case_kw, epsilons, s_values, seed_base):
-    failures, compared, ties, verdicts = [], 0, 0, {True: 0, False: 0}
-    for i in range(n_sets):
-        seed = seed_base + i
-        eps = epsilons[i % len(epsilons)]
-        s = s_values[(i // len(epsilons)) % len(s_values)]
-        X, y, classes, X_test = random_case(seed, n_test=3, **case_kw)
-        model = core.NCC(s=s, epsilon=eps)
-        if case_kw.get("absent_class"):
-            model.partial_fit(X, y, classes=classes)
-        else:
-            model.fit(X, y)
-        order = list(model.classes_)
+    verdicts = Verdicts(TIE)
+    def parameters(i):
+        return s_values[(i // len(epsilons)) % len(s_values)], epsilons[i % len(epsilons)]
+
+    def make(i):
+        s, eps = parameters(i)
+        return core.NCC(s=s, epsilon=eps)
+
+    for i, seed, X, y, classes, X_test, model in fitted_cases(make, n_sets, seed_base, case_kw):
+        (s, eps), order = parameters(i), list(model.classes_)
         assert sorted(order) == sorted(classes if case_kw.get("absent_class") else set(y))
         dom = np.asarray(model.dominance(X_test))
         assert dom.shape == (len(X_test), len(order), len(order))
-        for row in range(len(X_test)):
-            n_c, n_cf, inst, n_values = encode_instance(X, y, order, list(X_test.iloc[row]))
+        for row, (n_c, n_cf, inst, n_values) in encoded_rows(encode_instance, X, y, order, X_test):
             # An attained ratio below 1 - TIE already certifies "no dominance"
             # and is all these checks need, so the search may stop there.
             brute = ncc_min_ratio_matrix(
                 n_c, n_cf, inst, s=s, epsilon=eps, n_values=n_values, seed=seed, stop_below=1 - TIE
             )
-            for a in range(len(order)):
-                for b in range(len(order)):
-                    if a == b:
-                        continue
-                    low, says = brute[a, b], bool(dom[row, a, b])
-                    ok = low > 1 - 1e-9 if says else low <= 1 + TIE
-                    if not ok:
-                        failures.append(
-                            f"{name} seed={seed} s={s} eps={eps} row={row} "
-                            f"{order[a]} vs {order[b]}: package dominates={says}, "
-                            f"brute-force min ratio={low:.12g}; counts n_c={n_c.tolist()} "
-                            f"n_cf={[t.tolist() for t in n_cf]} inst={inst}"
-                        )
-                    if abs(low - 1) <= TIE:
-                        ties += 1
-                    else:
-                        compared += 1
-                        verdicts[says] += 1
-    print(f"{name}: {n_sets} data sets, {compared} verdicts compared, {ties} ties, "
-          f"{verdicts[True]} dominating / {verdicts[False]} not")
-    assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:10])
-    return compared, verdicts
+            for a, b in class_pairs(len(order)):
+                verdicts.check(bool(dom[row, a, b]), brute[a, b],
+                               f"{name} seed={seed} s={s} eps={eps} row={row} {order[a]} vs {order[b]} "
+                               f"({counts_text(n_c, n_cf, inst)})")
+    print(f"{name}: {n_sets} data sets, {verdicts.compared} verdicts compared, {verdicts.ties} ties, "
+          f"{verdicts.counts[True]} dominating / {verdicts.counts[False]} not")
+    verdicts.assert_sound(both=False)
+    return verdicts.compared, verdicts.counts
 
 
 def test_scenarios_cover_110_data_sets():

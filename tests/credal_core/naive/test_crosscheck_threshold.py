@@ -11,18 +11,20 @@ seeds, over 200 in total), three test rows each.
 import numpy as np
 import pytest
 
+from tests.credal_core._helpers import (
+    assert_no_mismatch,
+    counts_text,
+    encoded_rows,
+    fitted_cases,
+    the_package,
+)
 from tests.credal_core.brute_force import (
     encode_instance,
     laplace_scores_exact,
     perturbation_threshold,
-    random_case,
 )
 
-core = pytest.importorskip("credal_core")
-if getattr(core, "__file__", None) is None:
-    # Only a namespace package (e.g. the folder tests/credal_core/ when the
-    # project root is not on sys.path): the real package is not importable.
-    pytest.skip("credal_core is not importable", allow_module_level=True)
+core = the_package()
 
 RTOL, ATOL = 1e-6, 1e-9
 
@@ -39,35 +41,28 @@ SCENARIOS = {
 UNSEEN = (25, {"unseen": True})
 
 
-def _fit(case_kw, X, y, classes):
-    model = core.NaiveBayes(prior="laplace")
-    if case_kw.get("absent_class"):
-        return model.partial_fit(X, y, classes=classes)
-    return model.fit(X, y)
+def _laplace_nbc(_):
+    return core.NaiveBayes(prior="laplace")
 
 
 def _check(name, n_sets, case_kw, seed_base):
     failures, positive, zero = [], 0, 0
-    for i in range(n_sets):
-        seed = seed_base + i
-        X, y, classes, X_test = random_case(seed, n_test=3, **case_kw)
-        model = _fit(case_kw, X, y, classes)
+    for _, seed, X, y, _, X_test, model in fitted_cases(_laplace_nbc, n_sets, seed_base, case_kw):
         order = list(model.classes_)
         got = np.asarray(model.perturbation_threshold(X_test), float)
         assert got.shape == (len(X_test),)
-        for row in range(len(X_test)):
-            n_c, n_cf, inst, n_values = encode_instance(X, y, order, list(X_test.iloc[row]))
+        for row, (n_c, n_cf, inst, n_values) in encoded_rows(encode_instance, X, y, order, X_test):
             want = perturbation_threshold(n_c, n_cf, inst, n_values)
             positive += want > 0
             zero += want == 0
             if not (np.isfinite(got[row]) and np.isclose(got[row], want, rtol=RTOL, atol=ATOL)):
                 failures.append(
                     f"{name} seed={seed} row={row}: package {got[row]:.12g}, brute force {want:.12g}; "
-                    f"counts n_c={n_c.tolist()} n_cf={[t.tolist() for t in n_cf]} inst={inst} "
+                    f"{counts_text(n_c, n_cf, inst)} "
                     f"|F_j|={n_values}"
                 )
     print(f"{name}: {n_sets} data sets, {positive} positive thresholds, {zero} ties (threshold 0)")
-    assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:10])
+    assert_no_mismatch(failures)
     return positive, zero
 
 
@@ -96,17 +91,14 @@ def test_laplace_label_is_the_exact_argmax(name):
     n_sets, case_kw = SCENARIOS[name]
     seed_base = 10_000 * (1 + list(SCENARIOS).index(name))
     failures = []
-    for i in range(n_sets):
-        X, y, classes, X_test = random_case(seed_base + i, n_test=3, **case_kw)
-        model = _fit(case_kw, X, y, classes)
+    for _, seed, X, y, _, X_test, model in fitted_cases(_laplace_nbc, n_sets, seed_base, case_kw):
         order = list(model.classes_)
         pred = np.asarray(model.predict(X_test))
-        for row in range(len(X_test)):
-            n_c, n_cf, inst, n_values = encode_instance(X, y, order, list(X_test.iloc[row]))
+        for row, (n_c, n_cf, inst, n_values) in encoded_rows(encode_instance, X, y, order, X_test):
             scores = laplace_scores_exact(n_c, n_cf, inst, n_values)
             if scores.count(max(scores)) > 1:
                 continue  # a tie: any of the tied labels is acceptable
             want = order[scores.index(max(scores))]
             if pred[row] != want:
-                failures.append(f"{name} seed={seed_base + i} row={row}: predict {pred[row]}, want {want}")
+                failures.append(f"{name} seed={seed} row={row}: predict {pred[row]}, want {want}")
     assert not failures, "\n".join(failures[:10])

@@ -1,7 +1,6 @@
 """Missing values at random (JNCC2's convention): counts per feature over the rows where it is
 present, missing test values left out of the product.  Cross-checked against references that
 count the raw rows themselves (tests/credal_core/brute_force.py)."""
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 from credal_core import LNCC, NCC, CountTables, NaiveBayes
 from credal_core.data.counts import MISSING, lookup_sum
 from tests._depth import cases, examples
+from tests.credal_core._helpers import Verdicts, assert_same_verdicts, class_pairs, quiet_fit, train_and_test
 from tests.credal_core.brute_force import (
     _NCCSpace,
     encode_instance_missing,
@@ -100,10 +100,7 @@ def test_chunked_learning_with_missing_equals_one_pass(cls):
     for start in range(0, 150, 41):
         chunked.partial_fit(X.iloc[start:start + 41], y[start:start + 41])
     X_new, _ = frame_with_holes(4, n=40)
-    if cls is NaiveBayes:
-        np.testing.assert_array_equal(chunked.predict_proba(X_new), whole.predict_proba(X_new))
-    else:
-        np.testing.assert_array_equal(chunked.dominance(X_new), whole.dominance(X_new))
+    assert_same_verdicts(chunked, whole, X_new)
 
 
 def test_gather_leaves_missing_features_out():
@@ -138,16 +135,25 @@ def test_a_column_missing_everywhere_is_left_out_with_a_warning(cls):
 
 
 # --- the NBCs against the raw-row references -------------------------------------------------------
+def holey_case(seed, train_missing=0.25, **kw):
+    """``random_case(seed, **kw)`` with values missing at random (the holes drawn from the same seed)."""
+    rng = np.random.default_rng(seed)
+    X, y, _, X_test = random_case(seed, **kw)
+    return with_missing(X, rng, train_missing), y, with_missing(X_test, rng, 0.3, keep_one=False)
+
+
+def encoded_rows(model, X, y, X_test):
+    """Each test row's index and counts as the raw-row references take them."""
+    for row in range(len(X_test)):
+        yield row, encode_instance_missing(X, y, list(model.classes_), list(X_test.iloc[row]))
+
+
 def test_laplace_nbc_with_missing_values_matches_exact_fractions():
     for seed in range(40):
-        rng = np.random.default_rng(seed)
-        X, y, classes, X_test = random_case(seed, n_test=3, n_classes=3)
-        X, X_test = with_missing(X, rng, 0.25), with_missing(X_test, rng, 0.3, keep_one=False)
+        X, y, X_test = holey_case(seed, n_test=3, n_classes=3)
         model = NaiveBayes(prior="laplace").fit(X, y)
         p = model.predict_proba(X_test)
-        for row in range(len(X_test)):
-            n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y, list(model.classes_),
-                                                                      list(X_test.iloc[row]))
+        for row, (n_c, n_cf, n_jc, inst, n_values) in encoded_rows(model, X, y, X_test):
             scores = laplace_scores_exact(n_c, n_cf, inst, n_values, n_jc=n_jc)
             want = np.array([float(v / sum(scores)) for v in scores])
             np.testing.assert_allclose(p[row], want, rtol=1e-12)
@@ -155,15 +161,11 @@ def test_laplace_nbc_with_missing_values_matches_exact_fractions():
 
 def test_perks_nbc_with_missing_values_matches_the_definition():
     for seed in range(40):
-        rng = np.random.default_rng(100 + seed)
-        X, y, classes, X_test = random_case(100 + seed, n_test=3, unseen=seed % 2 == 0)
-        X, X_test = with_missing(X, rng, 0.25), with_missing(X_test, rng, 0.3, keep_one=False)
+        X, y, X_test = holey_case(100 + seed, n_test=3, unseen=seed % 2 == 0)
         s = [0.5, 1.0, 3.0][seed % 3]
         model = NaiveBayes(s=s).fit(X, y)
         p = model.predict_proba(X_test)
-        for row in range(len(X_test)):
-            n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y, list(model.classes_),
-                                                                      list(X_test.iloc[row]))
+        for row, (n_c, n_cf, n_jc, inst, n_values) in encoded_rows(model, X, y, X_test):
             space = _NCCSpace(len(n_c), [t.shape[1] for t in n_cf])
             u = space.project(np.ones(space.dim))
             # epsilon = 1: t is Perks' prior whatever u is
@@ -176,14 +178,10 @@ def test_perks_nbc_with_missing_values_matches_the_definition():
 def test_perturbation_threshold_with_missing_values_matches_bisection_on_vertices():
     compared = 0
     for seed in range(30):
-        rng = np.random.default_rng(200 + seed)
-        X, y, classes, X_test = random_case(200 + seed, n_test=2, unseen=seed % 3 == 0)
-        X, X_test = with_missing(X, rng, 0.25), with_missing(X_test, rng, 0.3, keep_one=False)
+        X, y, X_test = holey_case(200 + seed, n_test=2, unseen=seed % 3 == 0)
         model = NaiveBayes(prior="laplace").fit(X, y)
         got = model.perturbation_threshold(X_test)
-        for row in range(len(X_test)):
-            n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y, list(model.classes_),
-                                                                      list(X_test.iloc[row]))
+        for row, (n_c, n_cf, n_jc, inst, n_values) in encoded_rows(model, X, y, X_test):
             want = perturbation_threshold(n_c, n_cf, inst, n_values, n_jc=n_jc)
             np.testing.assert_allclose(got[row], want, rtol=1e-7, atol=1e-9, err_msg=f"seed {200 + seed}")
             compared += want > 0
@@ -193,51 +191,28 @@ def test_perturbation_threshold_with_missing_values_matches_bisection_on_vertice
 # --- the NCC against the SLSQP brute force ------------------------------------------------------
 @pytest.mark.parametrize("part", range(3))
 def test_ncc_dominance_with_missing_values_matches_brute_force(part):
-    failures, verdicts = [], {True: 0, False: 0}
+    verdicts = Verdicts(TIE)
     for i in range(cases(15)):
         seed = 50_000 + 1_000 * part + i
-        rng = np.random.default_rng(seed)
-        X, y, classes, X_test = random_case(seed, n_test=2, unseen=i % 5 == 0)
-        X, X_test = with_missing(X, rng, 0.3), with_missing(X_test, rng, 0.3, keep_one=False)
+        X, y, X_test = holey_case(seed, train_missing=0.3, n_test=2, unseen=i % 5 == 0)
         s, eps = [1.0, 2.0, 0.5][i % 3], [0.0, 0.0, 0.1, 0.5][i % 4]
         model = NCC(s=s, epsilon=eps).fit(X, y)
         dom = model.dominance(X_test)
         order = list(model.classes_)
-        for row in range(len(X_test)):
-            n_c, n_cf, n_jc, inst, n_values = encode_instance_missing(X, y, order, list(X_test.iloc[row]))
+        for row, (n_c, n_cf, n_jc, inst, n_values) in encoded_rows(model, X, y, X_test):
             brute = ncc_min_ratio_matrix(n_c, n_cf, inst, s=s, epsilon=eps, n_values=n_values, n_jc=n_jc,
                                          seed=seed, stop_below=1 - TIE)
-            for a in range(len(order)):
-                for b in range(len(order)):
-                    if a == b:
-                        continue
-                    low, says = brute[a, b], bool(dom[row, a, b])
-                    if not (low > 1 - 1e-9 if says else low <= 1 + TIE):
-                        failures.append(f"seed={seed} s={s} eps={eps} row={row} {a} vs {b}: "
-                                        f"package={says} brute={low:.12g}")
-                    if abs(low - 1) > TIE:
-                        verdicts[says] += 1
-    assert not failures, "\n".join(failures[:10])
-    assert verdicts[True] > 0 and verdicts[False] > 0
+            for a, b in class_pairs(len(order)):
+                verdicts.check(bool(dom[row, a, b]), brute[a, b],
+                               f"seed={seed} s={s} eps={eps} row={row} {a} vs {b}")
+    verdicts.assert_sound()
 
 
 # --- properties -------------------------------------------------------------------------------
-@st.composite
-def holey(draw, max_classes=3):
-    n = draw(st.integers(3, 20))
-    m = draw(st.integers(2, 4))
-    levels = draw(st.integers(2, 3))
-    n_classes = draw(st.integers(2, max_classes))
-    cell = st.one_of(st.integers(0, levels - 1), st.none())
-    X = pd.DataFrame(draw(st.lists(st.lists(cell, min_size=m, max_size=m), min_size=n, max_size=n)),
-                     dtype=object).add_prefix("f")
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
-    if len(set(y.tolist())) < 2:
-        y[0], y[-1] = 0, 1
-    test_cell = st.one_of(st.integers(0, levels), st.none())
-    X_test = pd.DataFrame(draw(st.lists(st.lists(test_cell, min_size=m, max_size=m), min_size=1, max_size=5)),
-                          dtype=object).add_prefix("f")
-    return X, y, X_test
+def holey(max_classes=3):
+    """Training and test rows with values missing anywhere (None); a test value may be unseen."""
+    return train_and_test(rows=(3, 20), features=(2, 4), levels=(2, 3), max_classes=max_classes, max_test=5,
+                          missing=True)
 
 
 SETTINGS = settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -247,10 +222,7 @@ SETTINGS = settings(max_examples=examples(50), deadline=None, suppress_health_ch
 @given(data=holey(), s=st.floats(0.05, 10), eps=st.floats(0, 1))
 def test_ncc_set_contains_the_perks_nbc_label_with_missing_values(data, s, eps):
     X, y, X_test = data
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ncc = NCC(s=s, epsilon=eps).fit(X, y)
-        nbc = NaiveBayes(s=s).fit(X, y)
+    ncc, nbc = quiet_fit(NCC(s=s, epsilon=eps), X, y), quiet_fit(NaiveBayes(s=s), X, y)
     sets = ncc.predict_set(X_test)
     jll = nbc._joint_log_likelihood(ncc.tables_.encode(X_test))
     top = jll >= jll.max(axis=0, keepdims=True) - 1e-12 * np.abs(jll.max(axis=0, keepdims=True))
@@ -265,11 +237,8 @@ def test_a_missing_test_value_equals_the_model_without_that_feature(data, s, eps
     X, y, X_test = data
     j = j % X.shape[1]
     name = X.columns[j]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        full = NCC(s=s, epsilon=eps).fit(X, y)
-        without = NCC(s=s, epsilon=eps).fit(X.drop(columns=name), y)
-        nb_full, nb_without = NaiveBayes(s=s).fit(X, y), NaiveBayes(s=s).fit(X.drop(columns=name), y)
+    full, without = (quiet_fit(NCC(s=s, epsilon=eps), table, y) for table in (X, X.drop(columns=name)))
+    nb_full, nb_without = (quiet_fit(NaiveBayes(s=s), table, y) for table in (X, X.drop(columns=name)))
     holed = X_test.copy()
     holed[name] = None
     np.testing.assert_array_equal(full.dominance(holed), without.dominance(X_test.drop(columns=name)))
@@ -281,9 +250,7 @@ def test_a_missing_test_value_equals_the_model_without_that_feature(data, s, eps
 @given(data=holey(), s=st.floats(0.05, 10), eps=st.floats(0, 1))
 def test_ncc_dominance_with_missing_values_is_a_strict_partial_order(data, s, eps):
     X, y, X_test = data
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        dom = NCC(s=s, epsilon=eps).fit(X, y).dominance(X_test)
+    dom = quiet_fit(NCC(s=s, epsilon=eps), X, y).dominance(X_test)
     assert not (dom & np.swapaxes(dom, 1, 2)).any()
     chained = np.einsum("iab,ibc->iac", dom.astype(int), dom.astype(int)) > 0
     assert not (chained & ~dom).any()

@@ -6,8 +6,6 @@ piecewise lower envelope of the test completions); here it is compared with the 
 of all completions (tests/credal_core/brute_force.py), with properties of the rule, and with JNCC2's
 own outputs on its example files (skipped when /work/shared/reference/jncc2 is absent).
 """
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,10 +15,11 @@ from hypothesis import strategies as st
 
 from credal_core import NCC, NaiveBayes
 from tests._depth import cases, examples
+from tests.credal_core._helpers import Verdicts, class_pairs, quiet_fit, reference_data, train_and_test
 from tests.credal_core.brute_force import is_missing, ncc2_min_ratio, random_case, with_missing
 
 TIE = 1e-6
-JNCC2 = Path(__file__).resolve().parents[4] / "shared" / "reference" / "jncc2"
+JNCC2 = reference_data("jncc2")
 
 
 def cir_case(seed):
@@ -42,33 +41,23 @@ def cir_case(seed):
 
 @pytest.mark.parametrize("part", range(3))
 def test_ncc2_dominance_matches_enumerated_completions(part):
-    failures, verdicts, cir_rows = [], {True: 0, False: 0}, 0
+    verdicts, cir_rows = Verdicts(TIE), 0
     for i in range(cases(9)):
         seed = 70_000 + 1_000 * part + i
         X, y, X_test, train, test = cir_case(seed)
         s, eps = [1.0, 2.0, 0.5][i % 3], [0.0, 0.0, 0.2][i % 3 - 1]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = NCC(s=s, epsilon=eps, non_mar_training=train, non_mar_testing=test).fit(X, y)
+        model = fit(X, y, s=s, epsilon=eps, non_mar_training=train, non_mar_testing=test)
         dom = model.dominance(X_test)
         order = list(model.classes_)
         for row in range(len(X_test)):
             values = list(X_test.iloc[row])
             cir_rows += any(is_missing(values[j]) and c in test for j, c in enumerate(X.columns))
-            for a in range(len(order)):
-                for b in range(len(order)):
-                    if a == b:
-                        continue
-                    low = ncc2_min_ratio(X, y, order, values, a, b, s=s, epsilon=eps,
-                                         non_mar_training=train, non_mar_testing=test)
-                    says = bool(dom[row, a, b])
-                    if not (low > 1 - 1e-9 if says else low <= 1 + TIE):
-                        failures.append(f"seed={seed} s={s} eps={eps} row={row} {a} vs {b}: package={says} "
-                                        f"brute={low:.12g} train={train} test={test}")
-                    if abs(low - 1) > TIE:
-                        verdicts[says] += 1
-    assert not failures, "\n".join(failures[:10])
-    assert verdicts[True] > 0 and verdicts[False] > 0
+            for a, b in class_pairs(len(order)):
+                low = ncc2_min_ratio(X, y, order, values, a, b, s=s, epsilon=eps,
+                                     non_mar_training=train, non_mar_testing=test)
+                verdicts.check(bool(dom[row, a, b]), low,
+                               f"seed={seed} s={s} eps={eps} row={row} {a} vs {b} train={train} test={test}")
+    verdicts.assert_sound()
     assert cir_rows >= 4                      # the conservative rule for test values is exercised
 
 
@@ -91,19 +80,8 @@ def test_ncc2_matches_the_slsqp_reference_on_a_few_cases():
 
 @st.composite
 def holey(draw):
-    n = draw(st.integers(3, 16))
-    m = draw(st.integers(1, 4))
-    levels = draw(st.integers(2, 3))
-    n_classes = draw(st.integers(2, 3))
-    cell = st.one_of(st.integers(0, levels - 1), st.none())
-    X = pd.DataFrame(draw(st.lists(st.lists(cell, min_size=m, max_size=m), min_size=n, max_size=n)),
-                     dtype=object).add_prefix("f")
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
-    if len(set(y.tolist())) < 2:
-        y[0], y[-1] = 0, 1
-    test_cell = st.one_of(st.integers(0, levels), st.none())
-    X_test = pd.DataFrame(draw(st.lists(st.lists(test_cell, min_size=m, max_size=m), min_size=1, max_size=4)),
-                          dtype=object).add_prefix("f")
+    X, y, X_test = draw(train_and_test(rows=(3, 16), features=(1, 4), levels=(2, 3), max_classes=3,
+                                       max_test=4, missing=True))
     train = draw(st.lists(st.sampled_from(list(X.columns)), unique=True))
     test = draw(st.lists(st.sampled_from(list(X.columns)), unique=True))
     return X, y, X_test, train, test
@@ -113,9 +91,7 @@ SETTINGS = settings(max_examples=examples(35), deadline=None, suppress_health_ch
 
 
 def fit(X, y, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return NCC(**kw).fit(X, y)
+    return quiet_fit(NCC(**kw), X, y)
 
 
 @SETTINGS

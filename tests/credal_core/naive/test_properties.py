@@ -7,23 +7,9 @@ from hypothesis import strategies as st
 from credal_core import LNCC, NCC, NaiveBayes
 from credal_core._base import top_cycle
 from tests._depth import examples
+from tests.credal_core._helpers import assert_sets_nested, train_and_test
 
-
-@st.composite
-def datasets(draw, max_classes=4):
-    n = draw(st.integers(2, 25))
-    m = draw(st.integers(1, 5))
-    levels = draw(st.integers(2, 4))
-    n_classes = draw(st.integers(2, max_classes))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, levels - 1), min_size=m, max_size=m),
-                               min_size=n, max_size=n)))
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
-    if len(set(y.tolist())) < 2:
-        y[0], y[-1] = 0, 1
-    # test instances may carry an unseen value (= levels)
-    X_test = np.array(draw(st.lists(st.lists(st.integers(0, levels), min_size=m, max_size=m),
-                                    min_size=1, max_size=6)))
-    return pd.DataFrame(X).add_prefix("f"), y, pd.DataFrame(X_test).add_prefix("f")
+datasets = train_and_test     # integer codes, up to 4 classes; a test value may be unseen
 
 
 SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,21 +62,13 @@ def test_ncc_epsilon_sets_need_not_shrink_as_s_falls():
 @SETTINGS
 @given(data=datasets(), s=st.floats(0.05, 10), e1=st.floats(0, 1), e2=st.floats(0, 1))
 def test_ncc_sets_shrink_as_epsilon_rises(data, s, e1, e2):
-    X, y, X_test = data
-    lo, hi = sorted((e1, e2))
-    wide = NCC(s=s, epsilon=lo).fit(X, y).predict_set(X_test)
-    narrow = NCC(s=s, epsilon=hi).fit(X, y).predict_set(X_test)
-    assert np.all(wide | ~narrow)
+    assert_sets_nested(lambda eps: NCC(s=s, epsilon=eps), *sorted((e1, e2)), *data)
 
 
 @SETTINGS
 @given(data=datasets(), a1=st.floats(0, 1), a2=st.floats(0, 1), inst=st.booleans())
 def test_lncc_sets_shrink_as_alpha_rises(data, a1, a2, inst):
-    X, y, X_test = data
-    lo, hi = sorted((a1, a2))
-    wide = LNCC(alpha=lo, include_instance=inst).fit(X, y).predict_set(X_test)
-    narrow = LNCC(alpha=hi, include_instance=inst).fit(X, y).predict_set(X_test)
-    assert np.all(wide | ~narrow)
+    assert_sets_nested(lambda alpha: LNCC(alpha=alpha, include_instance=inst), *sorted((a1, a2)), *data)
 
 
 @SETTINGS

@@ -18,11 +18,10 @@ import pytest
 from credal_core import NCC, NaiveBayes
 from credal_core.data.csv_loader import read_csv_bytes
 from credal_core.data.preparation import Preparation
+from tests.credal_core._helpers import reference_data
 
 # outside reference data beside the project (../shared) or at its usual place; may be absent
-JNCC2 = Path(__file__).resolve().parents[4] / "shared" / "reference" / "jncc2"
-if not JNCC2.exists():
-    JNCC2 = Path("/work/shared/reference/jncc2")
+JNCC2 = reference_data("jncc2")
 COMPLETE = ["contact-lenses", "iris", "glass"]
 MISSING = ["hepatitis", "labor"]
 EXAMPLES = COMPLETE + MISSING

@@ -371,21 +371,9 @@ def test_unseen_values_do_not_raise():
 
 
 def test_sklearn_estimator_checks():
-    import warnings
+    from tests.credal_core._sklearn_checks import assert_passes_sklearn_checks
 
-    from sklearn.utils.estimator_checks import check_estimator
-
-    # Missing values are accepted (tag allow_nan), so the checks feed float data; this one shifts them
-    # by a non-integer mean, i.e. makes them continuous, which the selector rightly refuses.
-    expected = {"check_positive_only_tag_during_fit": "categorical data shifted by a non-integer mean "
-                "become continuous values, refused with a clear error"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        results = check_estimator(ThresholdSelector(features_1=[0], features_2=[1]), on_fail=None,
-                                  expected_failed_checks=expected)
-    failed = {r["check_name"]: str(r["exception"])[:200] for r in results if r["status"] == "failed"}
-    assert not failed
-    assert sum(r["status"] == "passed" for r in results) >= 50
+    assert_passes_sklearn_checks(ThresholdSelector(features_1=[0], features_2=[1]))
 
 
 # ---------------------------------------------------------------- every k in one pass

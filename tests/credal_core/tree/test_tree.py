@@ -4,16 +4,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.utils.estimator_checks import check_estimator
 
-from credal_core._base import maximal_set
 from credal_core.tree import CredalDecisionTree, InfoGainTree
 from credal_core.tree._entropy import max_entropy_distribution, shannon_entropy, upper_entropy
 from tests._depth import cases
+from tests.credal_core._helpers import checked_sets, class_with_noise
+from tests.credal_core._sklearn_checks import assert_passes_sklearn_checks
 from tests.credal_core.tree import reference_tree as ref
-
-EXPECTED = {"check_positive_only_tag_during_fit": "categorical data shifted by a non-integer mean "
-            "become continuous values, refused with a clear error"}
 
 
 def test_upper_entropy_equals_the_optimiser_over_the_credal_set():
@@ -114,12 +111,9 @@ def test_dominance_rule_is_the_plugins_boundary_included():
 
 
 def test_sets_predict_missing_and_empty_branches():
-    rng = np.random.default_rng(3)
-    y = rng.integers(0, 3, 300)
-    X = pd.DataFrame((y[:, None] + rng.integers(0, 2, (300, 5)) * rng.integers(0, 3, (300, 5))) % 3)
+    X, y = class_with_noise(300, 5)
     cdt = CredalDecisionTree().fit(X, y)
-    sets = cdt.predict_set(X)
-    assert np.array_equal(sets, maximal_set(cdt.dominance(X)))
+    sets = checked_sets(cdt, X)
     labels = InfoGainTree().fit(X, y).predict(X)
     assert np.array_equal(labels, cdt.predict(X))
     assert sets[np.arange(len(X)), labels].all()
@@ -145,9 +139,4 @@ def test_bad_parameters(params):
 @pytest.mark.parametrize("estimator", [InfoGainTree(), InfoGainTree(criterion="shannon"),
                                        CredalDecisionTree()], ids=repr)
 def test_sklearn_estimator_checks(estimator):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        results = check_estimator(estimator, on_fail=None, expected_failed_checks=EXPECTED)
-    failed = {r["check_name"]: str(r["exception"])[:300] for r in results if r["status"] == "failed"}
-    assert not failed
-    assert sum(r["status"] == "passed" for r in results) >= 50
+    assert_passes_sklearn_checks(estimator)

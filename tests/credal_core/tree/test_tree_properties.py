@@ -6,15 +6,11 @@ from hypothesis import strategies as st
 
 from credal_core.tree import CredalDecisionTree, InfoGainTree
 from tests._depth import examples
+from tests.credal_core._helpers import coded_table
 
 
-@st.composite
-def data(draw):
-    n = draw(st.integers(2, 40))
-    m = draw(st.integers(1, 4))
-    y = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, 2), min_size=m, max_size=m), min_size=n, max_size=n)))
-    return pd.DataFrame(X), y
+def data():
+    return coded_table(rows=(2, 40), max_features=4)
 
 
 @settings(max_examples=examples(50), deadline=None)
