@@ -24,7 +24,7 @@ SECTIONS = ["iv_intervals", "iv_vacuous"]   # the two fragments' keys
 def slider(name: str, label: str, help: str, on_change=None) -> float:
     field = STATE[name]
     value = st.slider(label, field.lo, field.hi, step=field.step, format=f"%.{field.decimals}f",
-                      key=KEY + name, on_change=on_change or sync(STATE, KEY), help=help)
+                      key=KEY + name, on_change=on_change or sync(STATE, KEY), help=cite(help))
     return STATE[name].parse(str(value))     # on the slider's grid: 0.30000000000000004 -> 0.3
 
 

@@ -10,13 +10,14 @@ import streamlit as st
 from app_support.lessons.catalogue import step_link
 from app_support.page import page_setup, show_chart, write_url
 from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
-from app_support.text import cite
+from app_support.text import cite, cite_plain
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
 from credal_core.likelihood.profile import paper_presets
 
 EX2, EX3, MULT, CUSTOM = "000-ex2", "000-ex3", "003-ex1", "custom"     # the presets' names in links
 NAMES = {EX2: "000 Example 2", EX3: "000 Example 3", MULT: "003 Example 1", CUSTOM: "Custom"}
+OPTION_LABELS = {slug: cite_plain(name) for slug, name in NAMES.items()}     # each paper named in the box
 PAPER = {slug: paper_presets()[NAMES[slug]] for slug in (EX2, EX3)}
 PAIRS = {slug: paper_pairs()[NAMES[slug]] for slug in PAPER}
 STATE = UrlState(                      # in the order of the links the page has always written
@@ -104,7 +105,7 @@ profile_col.latex(r"\begin{aligned} \frac{P_\theta(c,\tilde{\mathbf f})}{P_\thet
                   r"&= r(t) = \frac{p'(t)}{p''(t)}, \quad t \in [a, b], \\"
                   r"L(t) = \sup_{\theta \in \Theta_t} \mathrm{lik}(\theta) "
                   r"&\propto l'(t)\, l''(t)\, \bigl(p'(t) + p''(t)\bigr) \end{aligned}")
-with st.expander("The formulas of Theorem 2 (000) in full"):
+with st.expander(cite_plain("The formulas of 000 Theorem 2 in full")):
     st.latex(r"p'(t) = [n(c) + \tfrac12 + t] \prod_{j=1}^m \frac{n(c, \tilde f_j) + \tfrac12 + t}"
              r"{n(c) + \tfrac12 + t}, \qquad "
              r"l'(t) = [n(c) + \tfrac12 + t]^{n(c)} \prod_{j=1}^m \frac{[n(c, \tilde f_j) + \tfrac12 + t]"
@@ -116,7 +117,7 @@ with st.expander("The formulas of Theorem 2 (000) in full"):
         "the [naive hierarchical classifier](/glossary#nhc)) the ½ shifts and that factor disappear.")
     )
 preset_col, hint_col = st.columns([1, 2], vertical_alignment="bottom")
-preset = preset_col.selectbox("Example", tuple(NAMES), format_func=NAMES.get, key=K_PRESET,
+preset = preset_col.selectbox("Example", tuple(NAMES), format_func=OPTION_LABELS.get, key=K_PRESET,
                               on_change=on_preset_change,
                               help="Load a paper example exactly, or edit your own counts (Custom).")
 hint_col.info(f"**Try this:** {HINTS[preset]}")

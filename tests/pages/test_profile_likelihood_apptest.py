@@ -74,8 +74,9 @@ def test_default_view_is_example_2_and_its_sliders_move_the_verdict_and_the_clou
     assert any("l'(t)" in x.value and "p''(t)" in x.value for x in at.latex), "the profile likelihood"
     assert any("Try this" in i.value for i in at.info)
     assert at.selectbox(key="pl_preset").value == "000-ex2"
-    assert at.selectbox(key="pl_preset").options == ["000 Example 2", "000 Example 3", "003 Example 1",
-                                                     "Custom"]
+    assert at.selectbox(key="pl_preset").options == [                  # each paper named (cite_plain)
+        "000 Example 2 (Antonucci, Cattaneo & Corani 2011)", "000 Example 3 (Antonucci, Cattaneo & Corani "
+        "2011)", "003 Example 1 (Cattaneo 2010)", "Custom"]
     assert at.slider(key="pl_alpha").value == pytest.approx(0.5)
     assert at.slider(key="pl_samples").value == 3000
     assert at.toggle(key="pl_include_instance").value is True
