@@ -175,27 +175,15 @@ def _check_number_rules(name: str, value, allowed: list, who: str) -> None:
                                         f"of {who})")
 
 
-def _has_jll(estimator) -> bool:
-    return estimator._has_joint_log_likelihood
-
-
-class CategoricalClassifier(ClassifierMixin, BaseEstimator):
-    """Base of every categorical classifier: validation, the class rule, encoding, the predict path.
-
-    See the module docstring for the contract (the hooks a family fills).  Subclasses declare
-    ``_parameter_constraints`` (scikit-learn's constraint language); checks it cannot express go to
-    :meth:`_check_params`.
-    """
+class CheckedParameters:
+    """The package's parameter checks for a scikit-learn estimator (listed before ``BaseEstimator``):
+    :meth:`check_parameters` from its ``_parameter_constraints``, then the hook :meth:`_check_params`."""
 
     _parameter_constraints: dict = {}
-    _needs_training_codes = False         # True: _fit_tables also receives the encoded training rows
-    _needs_training_input = False         # True: ... and ``X`` as given to fit (keyword ``X``)
-    _has_joint_log_likelihood = True      # False: no predict_proba / joint_log_likelihood_codes
 
-    # --- parameters ---------------------------------------------------------------------------
     def _check_params(self):
         """Hook: checks of the hyper-parameters that ``_parameter_constraints`` cannot express
-        (called at fit time after scikit-learn's validation; raise ``ValueError``)."""
+        (called after scikit-learn's validation; raise ``ValueError``)."""
 
     def check_parameters(self):
         """Raise ``ValueError`` if a hyper-parameter is invalid: what ``fit`` checks first.
@@ -219,6 +207,24 @@ class CategoricalClassifier(ClassifierMixin, BaseEstimator):
             check_categories_policy(params["categories"])
         self._check_params()
 
+
+def _has_jll(estimator) -> bool:
+    return estimator._has_joint_log_likelihood
+
+
+class CategoricalClassifier(CheckedParameters, ClassifierMixin, BaseEstimator):
+    """Base of every categorical classifier: validation, the class rule, encoding, the predict path.
+
+    See the module docstring for the contract (the hooks a family fills).  Subclasses declare
+    ``_parameter_constraints`` (scikit-learn's constraint language); checks it cannot express go to
+    :meth:`_check_params`.
+    """
+
+    _needs_training_codes = False         # True: _fit_tables also receives the encoded training rows
+    _needs_training_input = False         # True: ... and ``X`` as given to fit (keyword ``X``)
+    _has_joint_log_likelihood = True      # False: no predict_proba / joint_log_likelihood_codes
+
+    # --- parameters (check_parameters and the hook _check_params: CheckedParameters) ------------
     def _categories_policy(self):
         return getattr(self, "categories", "seen")
 
@@ -514,6 +520,15 @@ def _top_cycle_rows(dom, out):
                     free = False
                     break
             out[i, b] = free
+
+
+def warn_once(flag: list, message: str, stacklevel: int = 2) -> None:
+    """Warn ``message`` (a ``RuntimeWarning``) once per process: ``flag``, a module's list, records that it
+    was given (a test resets it with a new list).  ``stacklevel`` as for the caller's own warning."""
+    if flag:
+        return
+    flag.append(True)
+    warnings.warn(message, RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 def natural_dtype(values: np.ndarray) -> np.ndarray:

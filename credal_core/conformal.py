@@ -39,6 +39,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval
 
+from ._base import CheckedParameters
+
 __all__ = ["ConformalClassifier", "conformal_p_values", "prediction_sets"]
 
 
@@ -108,7 +110,7 @@ def _credal_estimator(match):
     return model
 
 
-class ConformalClassifier(ClassifierMixin, BaseEstimator):
+class ConformalClassifier(CheckedParameters, ClassifierMixin, BaseEstimator):
     """Split or Mondrian conformal prediction sets over a base classifier's probabilities.
 
     Parameters
@@ -173,12 +175,7 @@ class ConformalClassifier(ClassifierMixin, BaseEstimator):
         self.smoothing = smoothing
         self.random_state = random_state
 
-    def check_parameters(self):
-        """Raise ``ValueError`` if a parameter is invalid (what ``fit`` checks first)."""
-        try:
-            self._validate_params()
-        except (ValueError, TypeError) as error:
-            raise ValueError(str(error)) from None
+    def _check_params(self):
         _base_estimator(self.base)
         if self.match is not None:
             _credal_estimator(self.match)

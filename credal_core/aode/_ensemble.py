@@ -14,13 +14,12 @@ values are summed out inside each SPODE (see :mod:`credal_core.aode._spode`).
 """
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from .._base import CATEGORIES_CONSTRAINT, CategoricalClassifier
+from .._base import CATEGORIES_CONSTRAINT, CategoricalClassifier, warn_once
 from .._compiled import numba_enabled
 from . import _kernels
 from ._spode import SpodeTables, check_table_bytes, log_normalise, log_weighted_mean
@@ -196,9 +195,6 @@ _WARNED = []
 
 def _warn_numpy_only():
     """Warn once per process that the AODE family runs its numpy path (the same results, slower)."""
-    if _WARNED:
-        return
-    _WARNED.append(True)
-    warnings.warn("numba is off (not installed, not importable, or CREDAL_NUMBA=0): the AODE family counts "
-                  "and tests dominance with numpy, the same results 2-3x slower; install the [fast] extra "
-                  "(pip install 'credal-core[fast]') for the compiled kernels", RuntimeWarning, stacklevel=5)
+    warn_once(_WARNED, "numba is off (not installed, not importable, or CREDAL_NUMBA=0): the AODE family "
+              "counts and tests dominance with numpy, the same results 2-3x slower; install the [fast] extra "
+              "(pip install 'credal-core[fast]') for the compiled kernels", stacklevel=5)

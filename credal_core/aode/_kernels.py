@@ -259,6 +259,32 @@ def log_pooled(tt, idx, weights, usable, joint, out, flag):
             out[i, c] = (pooled[c] - top) - lse
 
 
+@compiled_kernel(**HELPER_OPTIONS)
+def _kept_posteriors(acc, keep, usable, i, post):
+    """Row ``i``'s posteriors of the kept SPODEs from their log joints ``acc`` (k, C), as the numpy
+    path's ``_kept_posteriors``: ``post[c, t]`` (C, k̃), zero for a SPODE not usable on the row; returns
+    how many kept SPODEs are usable.  Each softmax shifts by the largest class term and adds the
+    exponentials in class order."""
+    n_classes = acc.shape[1]
+    used = 0
+    for t in range(keep.shape[0]):
+        j = keep[t]
+        top = acc[j, 0]
+        for c in range(1, n_classes):
+            if acc[j, c] > top:
+                top = acc[j, c]
+        total_e = 0.0                   # exp of the shifted joints, then divided by their sum
+        for c in range(n_classes):
+            e = math.exp(acc[j, c] - top)
+            post[c, t] = e
+            total_e += e
+        for c in range(n_classes):
+            post[c, t] = post[c, t] / total_e if usable[j, i] else 0.0
+        if usable[j, i]:
+            used += 1
+    return used
+
+
 @compiled_kernel
 def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
     """``bma_dominance`` on the kept SPODEs' posteriors, row by row: out (n, C, C) bool.
@@ -273,22 +299,7 @@ def bma_dominance_rows(tt, idx, keep, usable, weights, epsilon, rel_tie, out):
     post = np.empty((n_classes, kk))
     for i in range(n):
         row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
-        used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
-        for t in range(kk):
-            j = keep[t]
-            top = acc[j, 0]
-            for c in range(1, n_classes):
-                if acc[j, c] > top:
-                    top = acc[j, c]
-            total_e = 0.0                   # exp of the shifted joints, then divided by their sum
-            for c in range(n_classes):
-                e = math.exp(acc[j, c] - top)
-                post[c, t] = e
-                total_e += e
-            for c in range(n_classes):
-                post[c, t] = post[c, t] / total_e if usable[j, i] else 0.0
-            if usable[j, i]:
-                used += 1
+        used = _kept_posteriors(acc, keep, usable, i, post)       # post[c, t]; used: how many usable
         for c in range(n_classes):
             for t in range(kk):
                 post[c, t] *= weights[t]
@@ -337,22 +348,7 @@ def comp_dominance_rows(tt, idx, keep, usable, base, shift, epsilon, total, equa
     beaten = np.empty(n_classes, dtype=np.bool_)
     for i in range(n):
         row_joints(tt, idx, i, slots, parent, acc)      # acc[j, c]: SPODE j's log joint
-        used = 0                            # kept SPODEs' posteriors, as _kept_posteriors
-        for t in range(kk):
-            j = keep[t]
-            top = acc[j, 0]
-            for c in range(1, n_classes):
-                if acc[j, c] > top:
-                    top = acc[j, c]
-            total_e = 0.0                   # exp of the shifted joints, then divided by their sum
-            for c in range(n_classes):
-                e = math.exp(acc[j, c] - top)
-                post[c, t] = e
-                total_e += e
-            for c in range(n_classes):
-                post[c, t] = post[c, t] / total_e if usable[j, i] else 0.0
-            if usable[j, i]:
-                used += 1
+        _kept_posteriors(acc, keep, usable, i, post)       # post[c, t]: kept SPODEs' posteriors
         for c in range(n_classes):
             s = 0.0
             for t in range(kk):

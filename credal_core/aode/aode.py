@@ -48,7 +48,8 @@ class AODE(SpodeEnsemble):
     max_table_bytes : float, default=512 MiB
         Refuse (ValueError, before allocating) SPODE tables larger than this.
     categories : {"seen", "declared"} or list of lists, default="seen"
-        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`.
+        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
+        training, a pandas Categorical's declared categories, or explicit per-feature lists.
 
     Attributes
     ----------

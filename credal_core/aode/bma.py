@@ -42,10 +42,8 @@ class BMAAODE(SpodeEnsemble):
 
     Parameters
     ----------
-    max_table_bytes : float, default=512 MiB
-    categories : {"seen", "declared"} or list of lists, default="seen"
-        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
-        training, a pandas Categorical's declared categories, or explicit per-feature lists.
+    max_table_bytes, categories
+        As in :class:`~credal_core.aode.AODE` (the size limit of the SPODE tables; :math:`|A_j|`).
 
     Attributes
     ----------

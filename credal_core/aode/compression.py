@@ -69,10 +69,8 @@ class CompAODE(SpodeEnsemble):
     ----------
     epsilon : float, default=0.01
         Prior probability of the null model (eq. 5), in (0, 1).
-    max_table_bytes : float, default=512 MiB
-    categories : {"seen", "declared"} or list of lists, default="seen"
-        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
-        training, a pandas Categorical's declared categories, or explicit per-feature lists.
+    max_table_bytes, categories
+        As in :class:`~credal_core.aode.AODE` (the size limit of the SPODE tables; :math:`|A_j|`).
 
     Attributes
     ----------

@@ -72,10 +72,8 @@ class CredalBMAAODE(_WithEpsilon, CredalClassifierMixin, BMAAODE):
     ----------
     epsilon : float, default=0.01
         Lower bound of every SPODE's prior; needs :math:`\tilde k\,\epsilon \le 1`.
-    max_table_bytes : float, default=512 MiB
-    categories : {"seen", "declared"} or list of lists, default="seen"
-        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
-        training, a pandas Categorical's declared categories, or explicit per-feature lists.
+    max_table_bytes, categories
+        As in :class:`~credal_core.aode.AODE` (the size limit of the SPODE tables; :math:`|A_j|`).
 
     Examples
     --------
@@ -156,10 +154,8 @@ class CredalCompAODE(_WithEpsilon, CredalClassifierMixin, CompAODE):
     ----------
     epsilon : float, default=0.01
         Prior of the null model and lower bound of each SPODE's prior; needs :math:`(k+1)\epsilon \le 1`.
-    max_table_bytes : float, default=512 MiB
-    categories : {"seen", "declared"} or list of lists, default="seen"
-        :math:`|A_j|` policy of :meth:`~credal_core.data.counts.CountTables.from_data`: values seen in
-        training, a pandas Categorical's declared categories, or explicit per-feature lists.
+    max_table_bytes, categories
+        As in :class:`~credal_core.aode.AODE` (the size limit of the SPODE tables; :math:`|A_j|`).
 
     Attributes
     ----------

@@ -12,34 +12,21 @@ The layer is split by job:
 """
 from __future__ import annotations
 
-from .encoding import (  # noqa: F401  (private names re-exported for old imports)
-    _INTEGER_SPAN_SLOTS,
-    MISSING,
-    UNSEEN,
-    _factorize_integer_matrix,
-    _integer_lookup,
-    _positions,
-    _sorted_categories,
-    union_categories,
-)
+from . import encoding, tables, validation
+from .encoding import MISSING, UNSEEN, union_categories
 from .lookup import Gather, lookup, lookup_sum
-from .tables import CountTables, _align  # noqa: F401
-from .validation import (  # noqa: F401
-    _check_label_values,
-    _check_missing_labels,
-    _declared_values,
-    _factorize,
-    _factorize_arrow_strings,
-    _frame,
-    _is_integer_array,
-    _label_array,
-    _values_problem,
-    as_frame,
-    check_categories_policy,
-    check_labels,
-    declared_classes,
-    labels_as_text,
-)
+from .tables import CountTables
+from .validation import as_frame, check_categories_policy, check_labels, declared_classes, labels_as_text
 
 __all__ = ["MISSING", "UNSEEN", "CountTables", "Gather", "as_frame", "check_categories_policy",
            "check_labels", "declared_classes", "labels_as_text", "lookup", "lookup_sum", "union_categories"]
+
+_MODULES = (encoding, validation, tables)
+
+
+def __getattr__(name: str):
+    """The private helpers that lived here (``_factorize``, ``_align``, ...), from their new modules."""
+    for module in _MODULES:
+        if name.startswith("_") and hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,31 +131,33 @@ def _work_arrays(n_classes):
 
 
 @compiled_kernel(**HELPER_OPTIONS)
+def _horner(sd, s, base, e):
+    # sum over q < Q of sd[s, base + q] e^q, by Horner's rule from the top coefficient
+    v = sd[s, base + _Q - 1]
+    for q in range(_Q - 2, -1, -1):
+        v = v * e + sd[s, base + q]
+    return v
+
+
+@compiled_kernel(**HELPER_OPTIONS)
 def _point(u, shift, z, sd):
     # at u (a's argument u, b's shift - u): lr_lo, lr_hi, L_lo, L_hi, lr (centre), its slope,
     # lr without the zero counts' log terms and the error bound of lr; NaN where out of reach
     inf = np.inf
     nan = np.nan
-    Q = _Q
-    RHO = _RHO
-    ROUND = _ROUNDING
     slope = 0.0
     for s in range(2):
         x = u if s == 0 else shift - u
         e = x - z
         ae = abs(e)
         rho = ae * sd[s, 4]
-        if rho > RHO:
+        if rho > _RHO:
             return nan, nan, nan, nan, nan, nan, nan, nan
-        g = sd[s, _G + Q - 1]
-        w = sd[s, _W + Q - 1]
-        d = sd[s, _D + Q - 1]
-        for q in range(Q - 2, -1, -1):
-            g = g * e + sd[s, _G + q]
-            w = w * e + sd[s, _W + q]
-            d = d * e + sd[s, _D + q]
+        g = _horner(sd, s, _G, e)
+        w = _horner(sd, s, _W, e)
+        d = _horner(sd, s, _D, e)
         a2 = ae * ae
-        tail = a2 * a2 * a2 * ae / ((Q + 1) * (1.0 - rho))
+        tail = a2 * a2 * a2 * ae / ((_Q + 1) * (1.0 - rho))
         sd[s, _LP] = sd[s, 0] + g * e
         sd[s, _LAM] = w * e
         sd[s, _EG] = tail * sd[s, 2]
@@ -170,7 +172,7 @@ def _point(u, shift, z, sd):
             else:
                 sd[s, _LK] = -inf
                 slope = inf
-    mg = ROUND * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
+    mg = _ROUNDING * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
     er = sd[0, _EG] + sd[1, _EG] + mg
     lpa = sd[0, _LP] + sd[0, _LK]
     lpb = sd[1, _LP] + sd[1, _LK]
@@ -190,28 +192,20 @@ def _point(u, shift, z, sd):
 @compiled_kernel(**HELPER_OPTIONS)
 def _lr_point(u, shift, z, sd):
     # the centre of log r at u, its slope and error bound (Newton steps; NaN: out of reach)
-    inf = np.inf
-    nan = np.nan
-    Q = _Q
-    RHO = _RHO
-    ROUND = _ROUNDING
     lr = 0.0
     slope = 0.0
-    er = ROUND * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
+    er = _ROUNDING * (sd[0, 10] + sd[1, 10] + 8.0 * (4.0 - sd[0, 7] - sd[1, 7]) * (1.0 + abs(u - z)))
     for s in range(2):
         x = u if s == 0 else shift - u
         e = x - z
         ae = abs(e)
         rho = ae * sd[s, 4]
-        if rho > RHO:
-            return nan, nan, nan
+        if rho > _RHO:
+            return np.nan, np.nan, np.nan
         a2 = ae * ae
-        er += a2 * a2 * a2 * ae / ((Q + 1) * (1.0 - rho)) * sd[s, 2]
-        g = sd[s, _G + Q - 1]
-        d = sd[s, _D + Q - 1]
-        for q in range(Q - 2, -1, -1):
-            g = g * e + sd[s, _G + q]
-            d = d * e + sd[s, _D + q]
+        er += a2 * a2 * a2 * ae / ((_Q + 1) * (1.0 - rho)) * sd[s, 2]
+        g = _horner(sd, s, _G, e)
+        d = _horner(sd, s, _D, e)
         v = sd[s, 0] + g * e
         k = sd[s, 1]
         if k > 0:
@@ -219,8 +213,8 @@ def _lr_point(u, shift, z, sd):
                 v += k * math.log(x)
                 d += k / x
             else:
-                v = -inf
-                d = inf
+                v = -np.inf
+                d = np.inf
         lr = lr + v if s == 0 else lr - v
         slope += d
     return lr, slope, er
@@ -263,8 +257,6 @@ def _dpsi(u1, u2, z, sd):
     # the instance): each class's sum_j 1/(c_j + x) decreases in x; its class term
     # (1 - m)/(n + x) and the terms e/x are monotone
     inf = np.inf
-    Q = _Q
-    RHO = _RHO
     lo = 0.0
     hi = 0.0
     for s in range(2):
@@ -276,11 +268,9 @@ def _dpsi(u1, u2, z, sd):
                 e = x - z
                 ae = abs(e)
                 rho = ae * sd[s, 6]
-                if rho > RHO:
+                if rho > _RHO:
                     return -inf, inf
-                v = sd[s, _F + Q - 1]
-                for q in range(Q - 2, -1, -1):
-                    v = v * e + sd[s, _F + q]
+                v = _horner(sd, s, _F, e)
                 a2 = ae * ae
                 err = a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
                 if t == 0:
@@ -305,8 +295,6 @@ def _dpsi(u1, u2, z, sd):
 def _rslope(u1, u2, z, sd):
     # upper bound of (log r)' = D_a(u) + D_b(1 - u) + k_a/u + k_b/(1 - u) on [u1, u2] in [0, 1]
     inf = np.inf
-    Q = _Q
-    RHO = _RHO
     hi = 0.0
     for s in range(2):
         x1 = u1 if s == 0 else 1.0 - u2
@@ -315,11 +303,9 @@ def _rslope(u1, u2, z, sd):
             e = x1 - z
             ae = abs(e)
             rho = ae * sd[s, 6]
-            if rho > RHO:
+            if rho > _RHO:
                 return inf
-            v = sd[s, _F + Q - 1]
-            for q in range(Q - 2, -1, -1):
-                v = v * e + sd[s, _F + q]
+            v = _horner(sd, s, _F, e)
             a2 = ae * ae
             hi += v + a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
         hi += max(sd[s, 7] / (sd[s, 8] + x1), sd[s, 7] / (sd[s, 8] + x2))
@@ -606,7 +592,6 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
     # (known, a over b, b over a) for the pair in sd
     inf = np.inf
     nan = np.nan
-    Q = _Q
     ROUND = _ROUNDING
     ka = sd[0, 1]
     kb = sd[1, 1]
@@ -744,9 +729,7 @@ def _pair_verdict(reach, shift, z, log_alpha, sd, ends, found, stack, spans, isp
             if sd[s, 9] > 0:
                 e = x - z
                 rho = abs(e) * sd[s, 6]
-                v = sd[s, _F + Q - 1]
-                for q in range(Q - 2, -1, -1):
-                    v = v * e + sd[s, _F + q]
+                v = _horner(sd, s, _F, e)
                 a2 = e * e
                 sl += v + a2 * a2 * a2 * sd[s, 5] / (1.0 - rho) + 1e-12 * abs(v)
             sl += abs(sd[s, 7]) / sd[s, 8] + sd[s, 1] / x

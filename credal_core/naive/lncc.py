@@ -1,14 +1,19 @@
 """Likelihood-based naive credal classifier (paper 000 §4; paper 003 §4)."""
 from __future__ import annotations
 
-import warnings
 from numbers import Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import CATEGORIES_CONSTRAINT, CredalClassifierMixin, NaiveCountsClassifier, perks_log_joint
+from .._base import (
+    CATEGORIES_CONSTRAINT,
+    CredalClassifierMixin,
+    NaiveCountsClassifier,
+    perks_log_joint,
+    warn_once,
+)
 from .._compiled import numba_enabled
 from ..data.counts import MISSING, lookup
 from ..likelihood.pairwise import PairCounts, critical_alpha_pairs, dominance_verdicts
@@ -204,13 +209,10 @@ _WARNED = []
 
 def _warn_exact_only():
     """Warn once per process that the LNCC's verdicts come from the exact route alone."""
-    if _WARNED:
-        return
-    _WARNED.append(True)
-    warnings.warn("numba is off (not installed, not importable, or CREDAL_NUMBA=0): the LNCC settles every "
-                  f"verdict by its exact route, the same verdicts {_SLOWDOWN} slower on large tables; "
-                  "install the [fast] extra (pip install 'credal-core[fast]') for the compiled certificates",
-                  RuntimeWarning, stacklevel=4)
+    warn_once(_WARNED, "numba is off (not installed, not importable, or CREDAL_NUMBA=0): the LNCC settles "
+              f"every verdict by its exact route, the same verdicts {_SLOWDOWN} slower on large tables; "
+              "install the [fast] extra (pip install 'credal-core[fast]') for the compiled certificates",
+              stacklevel=4)
 
 
 def _training_missing(tables) -> bool:
