@@ -64,7 +64,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit, xlogy
 
-from .._compiled import compiled_kernel, numba_enabled
+from .._compiled import HELPER_OPTIONS, compiled_kernel, numba_enabled
 from .._roots import increasing_root
 from ..naive._lncc_constants import ROUNDING
 
@@ -212,12 +212,34 @@ def _den_terms(pc, idx, u, v):
     return out
 
 
+@compiled_kernel(**HELPER_OPTIONS)
+def _class_row(c, j, den, d, r, x):
+    """One class's feature sums in row ``r`` at its argument ``x`` (numba helper of
+    :func:`_side_terms_rows`): over the features ``j`` with count c, the sums of log(c + x),
+    c log(c + x) (0 where c = 0), |log(c + x)| and 1 / (c + x); over the own-denominator features
+    ``den`` with sample size d, the sums of log(d + x), d log(d + x) and 1 / (d + x)."""
+    lc = wc = size = inv = ld = wd = inv_d = 0.0
+    for k in range(c.shape[1]):
+        if j[r, k]:
+            t = np.log(c[r, k] + x)
+            lc += t
+            size += abs(t)
+            inv += 1.0 / (c[r, k] + x)
+            if c[r, k] > 0.0:
+                wc += c[r, k] * t
+        if den[r, k]:
+            t = np.log(d[r, k] + x)
+            ld += t
+            wd += d[r, k] * t
+            inv_d += 1.0 / (d[r, k] + x)
+    return lc, wc, size, inv, ld, wd, inv_d
+
+
 @compiled_kernel(error_model="numpy")
 def _side_terms_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u, shift, out):
     """:func:`_side_terms` row by row (numba): out[0..5] = log p_a, log p_b, log Λ_a, log Λ_b, the
     derivative of log r and the terms' size, for the rows ``idx`` at ``u`` (0 log 0 = 0; log 0 =
-    -inf and 1/0 = inf, as numpy)."""
-    k = c1.shape[1]
+    -inf and 1/0 = inf, as numpy).  Each class's feature sums come from :func:`_class_row`."""
     for i in range(idx.shape[0]):
         r = idx[i]
         x = u[i]
@@ -229,39 +251,14 @@ def _side_terms_rows(n1, m1, c1, j1, den1, d1, n2, m2, c2, j2, den2, d2, idx, u,
         b1 = 0.0 if w2 == 0.0 else w2 * log_n2
         lam_a = 0.0 if n1[r] * w1 == 0.0 else n1[r] * w1 * log_n1
         lam_b = 0.0 if n2[r] * w2 == 0.0 else n2[r] * w2 * log_n2
-        la = lb = wa = wb = da = db = wda = wdb = size = 0.0
-        slope = w1 / (n1[r] + x) + w2 / (n2[r] + v)
-        for j in range(k):
-            if j1[r, j]:
-                t = np.log(c1[r, j] + x)
-                la += t
-                size += abs(t)
-                slope += 1.0 / (c1[r, j] + x)
-                if c1[r, j] > 0.0:
-                    wa += c1[r, j] * t
-            if j2[r, j]:
-                t = np.log(c2[r, j] + v)
-                lb += t
-                size += abs(t)
-                slope += 1.0 / (c2[r, j] + v)
-                if c2[r, j] > 0.0:
-                    wb += c2[r, j] * t
-            if den1[r, j]:
-                t = np.log(d1[r, j] + x)
-                da += t
-                wda += d1[r, j] * t
-                slope -= 1.0 / (d1[r, j] + x)
-            if den2[r, j]:
-                t = np.log(d2[r, j] + v)
-                db += t
-                wdb += d2[r, j] * t
-                slope -= 1.0 / (d2[r, j] + v)
+        la, wa, size_a, inv_a, da, wda, inv_da = _class_row(c1, j1, den1, d1, r, x)
+        lb, wb, size_b, inv_b, db, wdb, inv_db = _class_row(c2, j2, den2, d2, r, v)
         out[0, i] = a1 + la - da
         out[1, i] = b1 + lb - db
         out[2, i] = lam_a + wa - wda
         out[3, i] = lam_b + wb - wdb
-        out[4, i] = slope
-        out[5, i] = abs(a1) + abs(b1) + size + abs(da) + abs(db)
+        out[4, i] = w1 / (n1[r] + x) + w2 / (n2[r] + v) + inv_a + inv_b - inv_da - inv_db
+        out[5, i] = abs(a1) + abs(b1) + size_a + size_b + abs(da) + abs(db)
 
 
 def _den_inv(den, d, x):
