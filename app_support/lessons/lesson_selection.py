@@ -1,16 +1,24 @@
-"""Lesson 6: choosing a classifier per instance (the critical perturbation threshold of paper 004)."""
+"""Lesson 6: choosing a classifier per instance (the critical perturbation threshold of paper 004); its last
+step is the Classifier selection page's own view (Balloons, 004's features, one split, one test row, k)."""
 
 from __future__ import annotations
 
 import functools
 
+import numpy as np
+
+from app_support.classifier_selection.figures import threshold_plane_figure
+from app_support.classifier_selection.state import K_MAX, K_MIN, PAPER_SUBSETS
 from credal_core import NaiveBayes
+from credal_core.resampling import repeated_holdout
+from credal_core.selection.threshold import ThresholdSelector
 
 from . import links
 from .figures import bars
 from .lesson_ncc import g
 from .model import CHOICE, Lesson, QuestionSpec, Step, Widget
 from .problems import counts_table, pair_frame, pair_from_params, pair_instance, pair_params, random_pair
+from .sources import sample
 
 FACTOR_WIDGET = Widget("factor", "multiply every count by", 1, 5, 1)
 
@@ -110,27 +118,94 @@ MORE_Q = QuestionSpec(
     options=lambda p: MORE,
 )
 
-WHICH = ("C1 (f1 only)", "C2 (f1 and f2)")
+# step 3: the Classifier selection page's view ----------------------------------------------------------
+DATA = "balloons"
+F1, F2 = PAPER_SUBSETS[DATA]           # 004 Table 1: C1 all four features, C2 colour, act and age
+K_WIDGET = Widget("k", "k (nearest training points)", K_MIN, K_MAX, 1)
+CHOSEN = {"C1": f"C1 ({', '.join(F1)})", "C2": f"C2 ({', '.join(F2)})"}
 
-WHICH_Q = QuestionSpec(
-    "selection.which-robust",
+
+@functools.lru_cache(maxsize=32)
+def balloons_split(seed: int) -> tuple:
+    """The page's random 70/30 split ``seed`` of Balloons: (train, test) row positions."""
+    _, y = sample(DATA)
+    return next(repeated_holdout(np.asarray(y), n_repeats=1, test_size=0.3, stratify=False, seed=int(seed)))
+
+
+@functools.lru_cache(maxsize=32)
+def selector(seed: int) -> ThresholdSelector:
+    """004's selector learned on the training part of split ``seed`` (resubstitution, Euclidean; shared)."""
+    X, y = sample(DATA)
+    train, _ = balloons_split(seed)
+    return ThresholdSelector(features_1=list(F1), features_2=list(F2), k=K_MIN, distance="euclidean",
+                             training_thresholds="resubstitution").fit(X.iloc[train], np.asarray(y)[train])
+
+
+@functools.lru_cache(maxsize=256)
+def explained(seed: int, row: int) -> tuple:
+    """The selector's explanation of test row ``row`` for every k (entry k - K_MIN)."""
+    X, _ = sample(DATA)
+    _, test = balloons_split(seed)
+    frames = selector(seed).explain_each_k(X.iloc[[test[int(row)]]], range(K_MIN, K_MAX + 1))
+    return tuple(frame.iloc[0] for frame in frames)
+
+
+def at_k(p: dict, k: int | None = None):
+    return explained(p["seed"], p["row"])[int(round(p["k"] if k is None else k)) - K_MIN]
+
+
+def _select_params(rng) -> dict:
+    """A split and a test row where C1 and C2 disagree (so the choice matters), k = 3 (004's best)."""
+    for _ in range(50):
+        seed = int(rng.integers(0, 20))
+        row = int(rng.integers(0, len(balloons_split(seed)[1])))
+        info = explained(seed, row)[0]
+        if info["prediction_1"] != info["prediction_2"]:
+            break
+    return {"seed": seed, "row": row, "k": 3}
+
+
+def _describe(p) -> str:
+    X, y = sample(DATA)
+    index = balloons_split(p["seed"])[1][p["row"]]
+    info = at_k(p)
+    values = ", ".join(f"{c} = {v}" for c, v in X.iloc[index].items())
+    return (f"Balloons data, random 70/30 split {p['seed']}, test row {p['row']}: {values}. "
+            f"C1 uses {', '.join(F1)} and says **{info['prediction_1']}**; C2 uses {', '.join(F2)} and says "
+            f"**{info['prediction_2']}**. Its point on the threshold plane is ({info['threshold_1']:.3f}, "
+            f"{info['threshold_2']:.3f}). (Balloons and these two feature subsets are 004's.)")
+
+
+SELECT_Q = QuestionSpec(
+    "selection.selector.choice",
     CHOICE,
-    _params,
+    _select_params,
     prompt=lambda p: (
-        counts_table(pair_from_params(p)) + "\n\nTwo Laplace NBCs: C1 uses f1 only, C2 both "
-        "features. "
-        "On this instance, which has the larger critical threshold?"
+        _describe(p) + f"\n\nAt k = {p['k']} (Euclidean distance on the plane), which classifier does the "
+        "selector hand this instance to?"
     ),
-    solve=lambda p: WHICH[0] if threshold(p, (0,)) > threshold(p) else WHICH[1],
+    solve=lambda p: CHOSEN[at_k(p)["chosen"]],
     explain=lambda p, right: (
-        f"C1: {threshold(p, (0,)):.3f}, C2: {threshold(p):.3f}, so **{right}**. 004 "
-        "picks, per "
-        "instance, the classifier that was right more often on the training instances "
-        "with "
-        "the nearest pair of thresholds (kNN on the threshold plane)."
+        f"Its {int(at_k(p)['n_neighbours'])} nearest training points (every row at a distance at most the "
+        f"k-th smallest) hold C1 right {int(at_k(p)['hits_1'])} times and C2 right "
+        f"{int(at_k(p)['hits_2'])} times, so the selector uses **{right}** (a tie goes to C1) and predicts "
+        f"{at_k(p)['prediction']}. Move k: the neighbourhood grows and the choice may flip (004 Fig. 3)."
     ),
-    options=lambda p: WHICH,
+    options=lambda p: tuple(CHOSEN.values()),
 )
+
+
+def select_figure(p: dict):
+    info = at_k(p)
+    k = int(round(p["k"]))
+    return threshold_plane_figure(selector(p["seed"]).training_table(),
+                                  test_point=(info["threshold_1"], info["threshold_2"]),
+                                  neighbours={"euclidean": info["neighbours"]}, k=k)
+
+
+def select_link(p: dict) -> dict:
+    return links.selection(data=DATA, seed=p["seed"], row=p["row"], k=int(round(p["k"])), source="test")
+
 
 LESSON = Lesson(
     "classifier-selection",
@@ -169,14 +244,14 @@ LESSON = Lesson(
             "select",
             "Two classifiers, one instance",
             f"With two NBCs on different features, each instance gets a pair of thresholds, a point of the "
-            f"{g('threshold-plane', 'threshold plane')}. 004 chooses per instance by the training points "
-            "nearest "
-            "to it; the Classifier selection page draws that plane.",
-            WHICH_Q,
-            FACTOR_WIDGET,
-            figure,
+            f"{g('threshold-plane', 'threshold plane')}; so does every training row, marked by which of C1 "
+            "and C2 was right on it. 004 hands a new instance to the classifier that was right more often "
+            "on its k nearest training points. Here: Balloons with 004's two feature subsets.",
+            SELECT_Q,
+            K_WIDGET,
+            select_figure,
             "classifier_selection",
-            lambda p: links.selection(),
+            select_link,
         ),
     ),
 )

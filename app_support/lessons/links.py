@@ -8,6 +8,8 @@ and checks that its widgets show the lesson's values.
 
 from __future__ import annotations
 
+from app_support.classifier_selection.state import PAPER_SUBSETS
+from app_support.classifier_selection.state import url_state as _selection_state
 from app_support.missing_values.state import STATE as _MISSING
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 
@@ -89,8 +91,10 @@ def network(**values) -> dict:
     return _write(_NETWORK, values)
 
 
-def selection() -> dict:
-    return {}
+def selection(**values) -> dict:
+    """Classifier selection on Balloons with 004's feature subsets (its defaults) at these values."""
+    columns = tuple(dict.fromkeys(PAPER_SUBSETS["balloons"][0] + PAPER_SUBSETS["balloons"][1]))
+    return _write(_selection_state(columns, PAPER_SUBSETS["balloons"]), values) if values else {}
 
 
 def glossary() -> dict:

@@ -207,6 +207,24 @@ def test_the_hidden_share_of_lesson_4_reaches_missing_values():
     assert state["mv_row"] == params["row"] + 1 and state["mv_missing"] == ["outlook"]
 
 
+def test_lesson_6_opens_classifier_selection_at_its_split_row_and_k():
+    """The selector step's link: the page shows Balloons with 004's features, the step's split, test row and
+    the k the student moved to, and its decision is the step's."""
+    from app_support.lessons.catalogue import lesson
+    from app_support.lessons.lesson_selection import F1, F2, at_k
+
+    step = next(s for s in lesson("classifier-selection").steps if s.page == "classifier_selection"
+                and s.widget.name == "k")
+    params = {**step.question.generate(int(SEED)).params, "k": 6}
+    at = open_through_navigation("classifier_selection", step.link(params))
+    state = at.session_state
+    assert (state["cs_data"], state["cs_seed"], state["cs_row"], state["cs_k"]) == (
+        "balloons", params["seed"], params["row"], 6)
+    assert (tuple(state["cs_f1"]), tuple(state["cs_f2"]), state["cs_source"]) == (F1, F2, "test")
+    decided = " ".join(m.value for m in at.markdown)
+    assert f"C{at_k(params)['chosen'][-1]}" in decided
+
+
 def test_the_app_serves_the_lessons_glossary_and_references():
     for page, query, heading in (
         ("lessons", {"lesson": "naive-credal", "step": "2"}, lessons()[0].steps[1].title),

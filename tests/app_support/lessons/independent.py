@@ -433,10 +433,31 @@ def _scaled_word(p):
     return _compare(laplace_threshold(p), laplace_threshold(p, factor=p["factor2"]), l6.MORE)
 
 
-def _which_word(p):
+def _selector_word(p):
+    """004's selection by brute force: each classifier's critical threshold of every training row and of the
+    instance from two Laplace NBCs fitted on the training part (``NaiveBayes.perturbation_threshold``, not
+    the selector), Euclidean distances on the plane, every training row within the k-th smallest distance
+    a neighbour, and the classifier right more often there (ties to C1)."""
+    from app_support.data import load_sample
     from app_support.lessons import lesson_selection as l6
 
-    return l6.WHICH[0] if laplace_threshold(p, (0,)) > laplace_threshold(p) else l6.WHICH[1]
+    X, y = load_sample("balloons")
+    y = np.asarray(y)
+    train, test = l6.balloons_split(p["seed"])
+    points, right = [], []
+    instance = X.iloc[[test[p["row"]]]]
+    for features in (l6.F1, l6.F2):
+        cols = list(features)
+        model = NaiveBayes(prior="laplace").fit(X.iloc[train][cols], y[train])
+        points.append(np.append(model.perturbation_threshold(X.iloc[train][cols]),
+                                model.perturbation_threshold(instance[cols])))
+        right.append(model.predict(X.iloc[train][cols]) == y[train])
+    points = np.column_stack(points)
+    distance = np.hypot(*(points[:-1] - points[-1]).T)
+    k = int(round(p["k"]))
+    near = distance <= np.sort(distance)[min(k, len(distance)) - 1] + 1e-12
+    hits_1, hits_2 = right[0][near].sum(), right[1][near].sum()
+    return l6.CHOSEN["C2" if hits_2 > hits_1 else "C1"]
 
 
 def _above_word(p):
@@ -453,7 +474,7 @@ SOLVERS.update(
         "ensembles.credal.epsilon": _eps_word,
         "selection.threshold.size": _above_word,
         "selection.threshold.more-data": _scaled_word,
-        "selection.which-robust": _which_word,
+        "selection.selector.choice": _selector_word,
     }
 )
 

@@ -108,3 +108,16 @@ def test_an_unreadable_choice_is_not_graded(lesson_id, step):
     question = step.question.generate(0)
     for answer in (None, [], "no such option", ["nope"]):
         assert step.question.grade(question, answer).status == INVALID
+
+
+def test_the_selector_step_agrees_with_a_brute_force_vote_at_every_k():
+    """Lesson 6's selector step at the k a student moves to (not only the question's k = 3)."""
+    from app_support.lessons.catalogue import lesson
+
+    step = next(s for s in lesson("classifier-selection").steps
+                if s.question.id == "selection.selector.choice")
+    for seed in range(cases(4)):
+        params = step.question.generate(seed).params
+        for k in (1, 2, 4, 7, 12, 30):
+            moved = {**params, "k": k}
+            assert step.question.solve(moved) == SOLVERS[step.question.id](moved), moved
