@@ -101,11 +101,7 @@ def main(argv=None):
     Xtr, ytr, Xte = X.iloc[:args.n], y[:args.n], X.iloc[args.n:]
     tan = LTANC().fit(Xtr, ytr)
     lncc = LNCC().fit(Xtr, ytr)
-    feats = list(X.columns)
-    graph = {"C": ()}
-    for j, f in enumerate(feats):
-        p = tan.parents_[j]
-        graph[f] = ("C",) if p < 0 else ("C", feats[p])
+    graph = tan.graph("C")
     net = NetworkLikelihood(parents=graph).fit(Xtr.assign(C=ytr))
     row = Xte.iloc[0]
     evidence = row.to_dict()

@@ -48,7 +48,7 @@ from ..data.counts import MISSING
 from ._tan_kernels import certify, kernel_tables
 from .network import PathItems
 
-__all__ = ["LTANC", "chow_liu_parents"]
+__all__ = ["LTANC", "chow_liu_parents", "tan_graph"]
 
 _LOG2 = float(np.log(2.0))
 
@@ -93,6 +93,21 @@ def chow_liu_parents(weights: np.ndarray) -> np.ndarray:
     return parents
 
 
+def tan_graph(parents, features, class_node="C") -> dict:
+    """The DAG of a TAN as :class:`~credal_core.likelihood.network.NetworkLikelihood`'s ``parents``:
+    ``{class_node: (), feature: (class_node,) or (class_node, parent feature)}``, from a parent array
+    (``parents[j]`` is feature j's parent feature, -1 for none: all -1 gives the naive graph)."""
+    features = list(features)
+    if len(parents) != len(features):
+        raise ValueError(f"{len(parents)} parents for {len(features)} features")
+    if class_node in features:
+        raise ValueError(f"the class node {class_node!r} is also a feature's name; choose another")
+    graph = {class_node: ()}
+    for f, p in zip(features, parents):
+        graph[f] = (class_node,) if p < 0 else (class_node, features[p])
+    return graph
+
+
 class LTANC(CredalClassifierMixin, CategoricalClassifier):
     r"""Likelihood-based credal TAN: the TAN networks whose normalised likelihood is at least α.
 
@@ -129,6 +144,11 @@ class LTANC(CredalClassifierMixin, CategoricalClassifier):
         self.s = s
 
     # --- fitting ---------------------------------------------------------------------------------
+    def graph(self, class_node="C") -> dict:
+        """The learned TAN as ``NetworkLikelihood(parents=...)``'s mapping (:func:`tan_graph`), the
+        features named as in the training data."""
+        return tan_graph(self.parents_, self.tables_.feature_names, class_node)
+
     def _fit_tables(self, tables, codes=None, y_codes=None):
         codes = np.asarray(codes)
         if np.any(codes == MISSING):

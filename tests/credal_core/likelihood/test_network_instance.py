@@ -21,7 +21,7 @@ from scipy.special import xlogy
 from credal_core import LNCC
 from credal_core.likelihood.instance_ratio import InstanceRatioProfile
 from credal_core.likelihood.network import NetworkLikelihood
-from credal_core.likelihood.tan import LTANC
+from credal_core.likelihood.tan import LTANC, tan_graph
 from tests._depth import cases
 from tests.credal_core.likelihood.test_network_brute import FLOOR, Problem, random_case
 from tests.credal_core.likelihood.test_tan import random_data
@@ -147,10 +147,7 @@ def test_naive_graph_and_tan_levels_from_region_parts(seed):
     X, y = random_data(rng, m=int(rng.integers(1, 4)))
     for model in (LNCC().fit(X, y), LTANC().fit(X, y)):
         parents = model.parents_ if isinstance(model, LTANC) else np.full(X.shape[1], -1)
-        graph = {"C": ()}
-        for j, f in enumerate(X.columns):
-            graph[f] = ("C",) if parents[j] < 0 else ("C", X.columns[parents[j]])
-        net = NetworkLikelihood(parents=graph).fit(X.assign(C=y))
+        net = NetworkLikelihood(parents=tan_graph(parents, X.columns)).fit(X.assign(C=y))
         row = X.iloc[[int(rng.integers(len(X)))]]
         crit = model.critical_alpha(row)[0]
         classes = list(model.classes_)

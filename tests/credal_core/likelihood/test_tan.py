@@ -128,11 +128,9 @@ def test_without_instance_is_the_network_profile(seed):
     rng = np.random.default_rng(700 + seed)
     X, y = random_data(rng)
     model = LTANC(include_instance=False).fit(X, y)
-    feats = list(X.columns)
-    graph = {"C": ()}
-    for j, f in enumerate(feats):
-        p = model.parents_[j]
-        graph[f] = ("C",) if p < 0 else ("C", feats[p])
+    graph = model.graph("C")
+    assert graph == {"C": (), **{f: ("C",) if p < 0 else ("C", X.columns[p])
+                                 for f, p in zip(X.columns, model.parents_)}}
     net = NetworkLikelihood(parents=graph).fit(X.assign(C=y))
     row = X.iloc[[int(rng.integers(len(X)))]]
     crit = model.critical_alpha(row)[0]
@@ -250,3 +248,14 @@ def test_predict_set_shortcut_gives_the_maximal_set(seed):
     for level in (0.2, 0.75, 0.95):
         model = LTANC(alpha=level).fit(X, y)
         np.testing.assert_array_equal(model.predict_set(X), maximal_set(model.dominance(X)))
+
+
+def test_tan_graph_naive_and_bad_input():
+    from credal_core.likelihood.tan import tan_graph
+
+    assert tan_graph([-1, -1], ["u", "v"], "K") == {"K": (), "u": ("K",), "v": ("K",)}
+    assert tan_graph([-1, 0], ["u", "v"]) == {"C": (), "u": ("C",), "v": ("C", "u")}
+    with pytest.raises(ValueError, match="2 parents for 1 features"):
+        tan_graph([-1, 0], ["u"])
+    with pytest.raises(ValueError, match="class node 'u'"):
+        tan_graph([-1], ["u"], "u")
