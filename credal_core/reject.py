@@ -9,7 +9,7 @@ answers with its class.  :func:`reject_costs` gives both mean costs over a grid 
 
 Exact lower posteriors (:func:`lower_top_posterior`):
 
-* **NCC** (Zaffalon's IDM, optionally ε-contaminated, features MAR), two classes.  For class c
+* **NCC** (Zaffalon's IDM, optionally ε-contaminated, features MAR), two classes (more: below).  For class c
   against rival r, with class masses :math:`t(c) = u`, :math:`t(r) = 1-u`, the least favourable
   feature masses put nothing on c's values and all of r's mass on r's values (each joint is
   monotone in them), leaving :math:`\underline P(c\mid\mathbf x) = 1/(1 + \max_u \psi(u))`,
@@ -26,8 +26,11 @@ Exact lower posteriors (:func:`lower_top_posterior`):
   :math:`N_j(c) \le N_c`), so the maximiser is an end point or the root of its derivative, found by
   bracketed Newton (:func:`~credal_core._roots.increasing_root`).  No active feature: ψ decreases,
   u = 0.  A zero count :math:`N(c, x_j)` gives 0.  With more than two classes the rival masses
-  interact (the sum of the rivals' terms is not log-concave) and the lower posterior is not
-  computed (NaN).
+  interact (the sum of the rivals' terms is not log-concave); that case is
+  handled by :func:`credal_core._ncc_lower.ncc_lower_posterior_multiclass`: the same feature masses,
+  then, when the rivals' counts are complete, all the rivals' share on one rival (their terms are
+  convex in their masses) and a certified branch and bound over u; NaN when a rival has missing
+  training values on an active feature (splitting the share can then beat every vertex).
 * **CMA**: exact, :func:`credal_core.model_averaging.cma.cma_lower_posterior`.
 * **BMA-AODE*** (credal set eq. 4 over the kept SPODEs an instance can evaluate): the posterior is
   linear-fractional in the prior, so its minimum is at a vertex of the set (one SPODE at
@@ -45,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._ncc_lower import ncc_lower_posterior_multiclass
 from ._roots import increasing_root
 from .data.counts import MISSING, Gather
 
@@ -117,14 +121,15 @@ def reject_costs(y_true, proba, sets, lower_top, d_values, classes) -> pd.DataFr
 
 # --- lower posteriors -----------------------------------------------------------------------------
 def ncc_lower_posterior(model, codes: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Exact lower posterior of class ``target[i]`` under a fitted two-class NCC (n,); NaN if C > 2.
+    """Exact lower posterior of class ``target[i]`` under a fitted NCC (n,).
 
-    See the module docstring for the derivation."""
+    See the module docstring for the derivation; more than two classes:
+    :func:`~credal_core._ncc_lower.ncc_lower_posterior_multiclass` (NaN where a rival's counts have gaps)."""
     tables = model.tables_
     n_classes = len(tables.classes)
-    out = np.full(codes.shape[0], np.nan)
     if n_classes != 2:
-        return out
+        return ncc_lower_posterior_multiclass(model, codes, target)
+    out = np.full(codes.shape[0], np.nan)
     if np.any(model.non_mar_training_) or np.any(model.non_mar_testing_):
         raise NotImplementedError("lower posteriors of an NCC with non-MAR features are not implemented")
     s, eps = float(model.s), float(model.epsilon)
@@ -226,7 +231,7 @@ def lower_top_posterior(model, X, target=None) -> np.ndarray:
     """Exact lower posterior probability (n,) of one class per instance under a fitted credal model.
 
     ``target``: class positions in ``classes_`` (default: the class of a one-class set — the class the
-    credal classifier answers with — else the model's ``predict``).  Supported: NCC (two classes), CMA,
+    credal classifier answers with — else the model's ``predict``).  Supported: NCC, CMA,
     CredalBMAAODE, CredalCompAODE (see the module doc for when NaN), CredalDecisionTree.  NaN where
     the lower posterior is not available.
     """
