@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app_support.compare.critical_difference import critical_difference_figure
 from app_support.jobs import queued_job
+from app_support.text import cite_chart
 from credal_core.cli.classifiers import ALIASES
 from credal_core.data.counts import labels_as_text
 from credal_core.data.csv_loader import neutralise_formulas
@@ -21,6 +21,8 @@ from credal_core.experiments.compare import (
     compare_classifiers,
 )
 from credal_core.experiments.engine import make_splits
+from credal_core.plots.critical_difference import critical_difference_figure
+from credal_core.plots.paper_001 import FIG7_CLASSIFIERS, fig5_frame, fig6_frame, fig7_figures  # noqa: F401
 from credal_core.reject import reject_costs_of
 from credal_core.stats import across_datasets
 from credal_core.stats_bayesian import correlated_t_tests, signed_rank_test, signed_rank_tests
@@ -35,8 +37,7 @@ ALL_CLASSIFIERS = tuple(available_classifiers(DEFAULT_CLASSIFIERS)) + OPTIONAL_C
 # Matched determinacy: the credal classifier whose determinacy the conformal sets match (an alias)
 MATCH_CHOICES = {"none": "no (fixed significance)", "ncc": "NCC", "cma": "CMA", "cdt": "CDT",
                  "comp-aode*": "COMP-AODE*", "bma-aode*": "BMA-AODE*"}
-# 001 Fig. 7's four classifiers, and those with exact lower posteriors for the reject option (§3.5)
-FIG7_CLASSIFIERS = ("NCC", "CDT", "CMA", "COMP-AODE*")
+# the classifiers with exact lower posteriors for the reject option (001 §3.5)
 REJECT_CLASSIFIERS = ("NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT")
 S_ESTIMATORS = ("NCC", "NaiveBayes", "CMA", "CredalDecisionTree", "BMANaive", "InfoGainTree")
 D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))             # d in (0, 1/2)
@@ -147,39 +148,13 @@ def signed_rank_sample(results_key: str, indicator: str, rope: float, a: str, b:
     return signed_rank_test(_scores[a].to_numpy(float), _scores[b].to_numpy(float), rope=rope).sample
 
 
-def fig5_frame(summaries: dict) -> pd.DataFrame:
-    """001 Fig. 5's points: per data set and credal classifier, its precise counterpart's accuracy on
-    the instances the credal one calls safe (its single accuracy: the set is then the precise label)
-    and on the prior-dependent ones (NBC-I, the ``nbc_i`` indicator)."""
-    rows = [{"dataset": name, "classifier": row.classifier, "accuracy_safe": row.single_accuracy_mean,
-             "accuracy_prior_dependent": row.nbc_i_mean}
-            for name, table in summaries.items() for row in table.itertuples(index=False)
-            if pd.notna(row.nbc_i_mean) or row.determinacy_mean < 1]
-    return pd.DataFrame(rows, columns=["dataset", "classifier", "accuracy_safe", "accuracy_prior_dependent"])
-
-
-def fig6_frame(summaries: dict) -> pd.DataFrame:
-    """001 Fig. 6's points: per data set and set-valued classifier (determinacy below 1 somewhere), its
-    u65 and u80 and the accuracy of its own precise label (its precise counterpart)."""
-    rows = [{"dataset": name, "classifier": row.classifier, "u65": row.u65_mean, "u80": row.u80_mean,
-             "accuracy": row.accuracy_mean}
-            for name, table in summaries.items() for row in table.itertuples(index=False)
-            if pd.notna(row.nbc_i_mean) and row.accuracy_mean > 0]
-    return pd.DataFrame(rows, columns=["dataset", "classifier", "u65", "u80", "accuracy"])
-
-
 @st.cache_resource(show_spinner=False, max_entries=64)
 def fig7_views(results_key: str, *, _summaries: dict) -> dict:
-    """001 Fig. 7: the critical-difference diagram of NCC, CDT, CMA and COMP-AODE* under u65 and u80
-    (those of the four that were compared; None when fewer than two were, or one data set)."""
-    kept = {name: table[table["classifier"].isin(FIG7_CLASSIFIERS)] for name, table in _summaries.items()}
-    views = {}
-    for indicator in ("u65", "u80"):
-        result = across_datasets(kept, indicator) if len(kept) >= 2 else None
-        views[indicator] = None if result is None or result.friedman is None else critical_difference_figure(
-            result.friedman.average_ranks, result.critical_difference,
-            title=f"001 Fig. 7 · {indicator}: average ranks; CD = {result.critical_difference:.2f}")
-    return views
+    """001 Fig. 7 (:func:`credal_core.plots.paper_001.fig7_figures`) under u65 and u80, titles linking
+    the paper; shared by all sessions under ``results_key`` (None where it cannot be drawn)."""
+    views = fig7_figures(_summaries, title=lambda indicator, cd: cite_chart(
+        f"001 Fig. 7 · {indicator}: average ranks; CD = {cd:.2f}"))
+    return {k: None if v is None else v[0] for k, v in views.items()}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -77,18 +77,14 @@ register("tree", "InfoGainTree", "Tree (upper entropy)", {"s": 1.0}, "s",
 register("ltanc", "LTANC", "LTANC_α={alpha:g}", {"alpha": 0.75}, "alpha",
          "likelihood-based credal TAN (paper 003 Theorem 1)")
 register("selector", "ThresholdSelector", "Selector (004)", {}, None, "threshold selector (paper 004)")
-register("conformal-nbc", "credal_core.conformal:ConformalClassifier", "conformal-NBC",
-         {"base": "nbc", "mondrian": False, "significance": 0.1}, "significance",
-         "split conformal sets over the NBC's probabilities (crepes)")
-register("mondrian-nbc", "credal_core.conformal:ConformalClassifier", "Mondrian-NBC",
-         {"base": "nbc", "mondrian": True, "significance": 0.1}, "significance",
-         "class-conditional (Mondrian) conformal sets over the NBC's probabilities")
-register("conformal-aode", "credal_core.conformal:ConformalClassifier", "conformal-AODE",
-         {"base": "aode", "mondrian": False, "significance": 0.1}, "significance",
-         "split conformal sets over the AODE's probabilities")
-register("mondrian-aode", "credal_core.conformal:ConformalClassifier", "Mondrian-AODE",
-         {"base": "aode", "mondrian": True, "significance": 0.1}, "significance",
-         "class-conditional (Mondrian) conformal sets over the AODE's probabilities")
+for _base, _name in (("nbc", "NBC"), ("aode", "AODE")):        # split and Mondrian conformal sets
+    register(f"conformal-{_base}", "credal_core.conformal:ConformalClassifier", f"conformal-{_name}",
+             {"base": _base, "mondrian": False, "significance": 0.1}, "significance",
+             f"split conformal sets over the {_name}'s probabilities"
+             + (" (crepes)" if _base == "nbc" else ""))
+    register(f"mondrian-{_base}", "credal_core.conformal:ConformalClassifier", f"Mondrian-{_name}",
+             {"base": _base, "mondrian": True, "significance": 0.1}, "significance",
+             f"class-conditional (Mondrian) conformal sets over the {_name}'s probabilities")
 
 # The product's default comparison (the app's Compare page): every classifier but the conformal ones.
 DEFAULT_ALIASES = ("nbc", "ncc", "ncc-eps", "lncc", "aode", "bma-aode", "comp-aode", "bma-aode*",

@@ -31,6 +31,7 @@ examples:
   python -m credal_core compare data.csv --discretiser equal_frequency --bins 4 \\
       --missing conservative --non-mar income,age
   python -m credal_core compare data.csv --scheduler tcp://127.0.0.1:8786
+  python -m credal_core compare iris wine monks2 -c ncc,cdt,cma,comp-aode* --figures figs/
   python -m credal_core compare --list-classifiers
 
 A FILE that does not exist but names a shipped data set (credal_core.datasets.list_datasets())
@@ -95,6 +96,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "best per data set in bold); - for stdout")
     out.add_argument("--latex", default=None, metavar="PATH",
                      help="write a LaTeX table likewise; - for stdout")
+    out.add_argument("--figures", default=None, metavar="DIR",
+                     help="write paper 001's Figs. 5-7 (Corani & Antonucci 2012) into DIR as standalone HTML "
+                          "(opens offline) and their points as CSV; needs plotly")
 
 
 @dataclass
@@ -190,6 +194,15 @@ def _check_options(parser, args) -> dict:
             folder = Path(target).expanduser().resolve().parent
             if not folder.is_dir() or not os.access(folder, os.W_OK):
                 parser.error(f"--{option}: cannot write into {folder} (checked before the run)")
+    if args.figures:
+        from .figures import plotly_problem
+
+        if plotly_problem():
+            parser.error(plotly_problem())
+        folder = Path(args.figures).expanduser().resolve()
+        parent = folder if folder.exists() else folder.parent
+        if (folder.exists() and not folder.is_dir()) or not parent.is_dir() or not os.access(parent, os.W_OK):
+            parser.error(f"--figures: cannot write into {folder} (checked before the run)")
     return {"s": args.s, "epsilon": args.epsilon, "alpha": args.alpha}
 
 
@@ -249,6 +262,14 @@ def run(parser: argparse.ArgumentParser, args) -> int:
     for kind in ("markdown", "latex"):
         if getattr(args, kind):
             write_table(tidy, args.indicator, kind, getattr(args, kind))
+    if args.figures:
+        from .figures import write_figures
+
+        written, notes = write_figures(tidy, args.figures)
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        print(f"wrote {len(written)} files of 001's Figs. 5-7 into {args.figures}: "
+              + ", ".join(p.name for p in written))
     if failed:
         print(f"error: {len(failed)} of {len(args.files)} files left out: {', '.join(failed)}",
               file=sys.stderr)
