@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app_support.class_store import rules
+from app_support.lessons.catalogue import query_value
 from app_support.lessons.model import CHOICE, CLASSES, NUMBER, Question, parse_number
 
 __all__ = ["ClassLink", "read_link", "student_link", "teacher_link", "join_link", "class_seed",
@@ -41,10 +42,7 @@ class ClassLink:
 
 
 def _one(params: Mapping, name: str) -> str | None:
-    value = params.get(name)
-    if isinstance(value, (list, tuple)):
-        value = value[-1] if value else None
-    return None if value is None else str(value)[:200]
+    return query_value(params, name, max_len=200)
 
 
 def read_link(params: Mapping) -> ClassLink:

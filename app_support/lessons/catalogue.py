@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .model import Lesson
 
-__all__ = ["lessons", "lesson", "Location", "locate", "step_link"]
+__all__ = ["lessons", "lesson", "Location", "locate", "step_link", "query_value"]
 
 MAX_SEED = 10**9
 
@@ -40,11 +40,15 @@ class Location:
     note: str = ""
 
 
-def _one(params: Mapping, name: str) -> str | None:
+def query_value(params: Mapping, name: str, max_len: int = 100) -> str | None:
+    """One query parameter as text (the last when repeated; at most ``max_len`` characters), or None."""
     value = params.get(name)
     if isinstance(value, (list, tuple)):
         value = value[-1] if value else None
-    return None if value is None else str(value)[:100]
+    return None if value is None else str(value)[:max_len]
+
+
+_one = query_value
 
 
 def locate(params: Mapping) -> Location:

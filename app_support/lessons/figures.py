@@ -64,30 +64,12 @@ def curve(
     traces = []
     if band is not None:
         lower, upper = ([float(v) for v in b] for b in band)
+        edge = dict(type="scatter", x=x, mode="lines", line=dict(color=ORANGE, width=2), name=band_name,
+                    legendgroup="band")
         traces += [
-            dict(
-                type="scatter",
-                x=x,
-                y=lower,
-                mode="lines",
-                line=dict(color=ORANGE, width=2),
-                name=band_name,
-                legendgroup="band",
-                showlegend=False,
-                hovertemplate="lower %{y:.4f}<extra></extra>",
-            ),
-            dict(
-                type="scatter",
-                x=x,
-                y=upper,
-                mode="lines",
-                line=dict(color=ORANGE, width=2),
-                name=band_name,
-                legendgroup="band",
-                fill="tonexty",
-                fillcolor="rgba(232, 135, 30, 0.2)",
-                hovertemplate="upper %{y:.4f}<extra></extra>",
-            ),
+            {**edge, "y": lower, "showlegend": False, "hovertemplate": "lower %{y:.4f}<extra></extra>"},
+            {**edge, "y": upper, "fill": "tonexty", "fillcolor": "rgba(232, 135, 30, 0.2)",
+             "hovertemplate": "upper %{y:.4f}<extra></extra>"},
         ]
     if y is not None:
         traces.append(

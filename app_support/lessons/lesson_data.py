@@ -18,7 +18,7 @@ from credal_core.likelihood import (
 
 from . import links
 from .lesson_ncc import g
-from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget
+from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget, change
 from .sources import intervals_figure, vacuous_figure
 
 N_GRID = tuple(int(v) for v in np.unique(np.round(np.geomspace(1, 10_000, 121))))
@@ -254,7 +254,7 @@ TREND = ("falls towards 0", "stays about the same", "rises")
 
 def _trend(p) -> str:
     small, large = (float(vacuous_probability(n, beta=p["beta"], p=p["p"])) for n in (100, 10_000))
-    return TREND[1] if abs(large - small) < 0.05 else (TREND[0] if large < small else TREND[2])
+    return change(small, large, TREND[::-1], tol=0.05)
 
 
 NHC_Q = QuestionSpec(

@@ -12,7 +12,7 @@ from credal_core.metrics import credal_scores
 
 from . import links
 from .lesson_ncc import g
-from .model import CHOICE, NUMBER, Lesson, QuestionSpec, Step, Widget
+from .model import CHOICE, NUMBER, Lesson, QuestionSpec, Step, Widget, change
 from .sources import sample, weights_figure
 
 DATA = "synthetic_nb"
@@ -137,7 +137,7 @@ def _eps_params(rng) -> dict:
 
 def _eps_solve(p) -> str:
     first, second = determinacy(p["n"], p["eps"]), determinacy(p["n"], p["eps2"])
-    return DIRECTION[1] if first == second else (DIRECTION[0] if second > first else DIRECTION[2])
+    return change(first, second, DIRECTION)
 
 
 EPS_Q = QuestionSpec(

@@ -13,7 +13,7 @@ from credal_core.likelihood.pair_input import PairInput, lncc_answer
 from . import links
 from .lesson_ncc import g
 from .lesson_network import STEP as NETWORK_STEP
-from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget
+from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget, change
 from .problems import CLASSES as PAIR_CLASSES
 from .problems import (
     NOT_C,
@@ -24,6 +24,7 @@ from .problems import (
     pair_instance,
     pair_params,
     random_pair,
+    scaled,
 )
 from .sources import lncc_figure
 
@@ -186,7 +187,7 @@ def _mono_params(rng) -> dict:
 
 def _mono_solve(p) -> str:
     first, second = set(lncc_set(p, p["alpha"])), set(lncc_set(p, p["alpha2"]))
-    return MONO[1] if first == second else (MONO[0] if second > first else MONO[2])
+    return change(first, second, MONO)
 
 
 MONO_Q = QuestionSpec(
@@ -220,19 +221,12 @@ def _more_params(rng) -> dict:
 
 
 def _scaled(p) -> dict:
-    k = p["factor"]
-    return {
-        **p,
-        "n_c": k * p["n_c"],
-        "n_not": k * p["n_not"],
-        "counts_c": [k * v for v in p["counts_c"]],
-        "counts_not": [k * v for v in p["counts_not"]],
-    }
+    return scaled(p, p["factor"])
 
 
 def _more_solve(p) -> str:
     first, second = critical(p), critical(_scaled(p))
-    return MORE[1] if abs(first - second) < 1e-12 else (MORE[0] if second < first else MORE[2])
+    return change(first, second, MORE[::-1], tol=1e-12)
 
 
 MORE_Q = QuestionSpec(
@@ -278,7 +272,7 @@ INSTANCE = ("a lower α", "the same α", "a higher α")
 
 def _inst_solve(p) -> str:
     without, with_ = _c_critical(p, False), _c_critical(p, True)
-    return INSTANCE[1] if abs(without - with_) < 1e-12 else (INSTANCE[0] if without < with_ else INSTANCE[2])
+    return change(with_, without, INSTANCE[::-1], tol=1e-12)
 
 
 INST_Q = QuestionSpec(

@@ -10,7 +10,7 @@ from credal_core.naive.ncc_explain import hide_cells, treatment_sets
 
 from . import links
 from .lesson_ncc import g
-from .model import CHOICE, CLASSES, Lesson, QuestionSpec, Step, Widget
+from .model import CHOICE, CLASSES, Lesson, QuestionSpec, Step, Widget, change
 from .sources import sample, set_grid
 
 S_WIDGET = Widget("s", "s (hidden instances of the IDM)", 0.1, 10.0, 0.1)
@@ -159,7 +159,7 @@ SIZE = ("a larger set", "the same set", "a smaller set")
 
 def _size(p) -> str:
     mar, cons = set(members(p, "mar")), set(members(p, "conservative"))
-    return SIZE[1] if mar == cons else (SIZE[0] if cons > mar else SIZE[2])
+    return change(mar, cons, SIZE)
 
 
 SIZE_Q = QuestionSpec(

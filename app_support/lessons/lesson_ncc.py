@@ -16,7 +16,7 @@ from credal_core.naive.ncc_explain import explain_dominance
 
 from . import links
 from .figures import bars, curve
-from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget
+from .model import CHOICE, CLASSES, NUMBER, Experiment, Lesson, QuestionSpec, Step, Widget, change
 from .problems import CLASSES as PAIR_CLASSES
 from .problems import counts_table, pair_frame, pair_from_params, pair_instance, pair_params, random_pair
 from .sources import sample, set_grid, set_size_bar
@@ -298,7 +298,7 @@ GROWS = ("a larger set", "the same set", "a smaller set")
 
 def _grow_solve(p) -> str:
     first, second = set(ncc_set(p["data_seed"], p["s"])), set(ncc_set(p["data_seed"], p["s2"]))
-    return GROWS[1] if first == second else (GROWS[0] if second > first else GROWS[2])
+    return change(first, second, GROWS)
 
 
 GROW_Q = QuestionSpec(
@@ -338,7 +338,7 @@ def _det(s: float) -> float:
 
 def _det_solve(p) -> str:
     first, second = _det(1.0), _det(p["s"])
-    return DIRECTION[1] if first == second else (DIRECTION[0] if second > first else DIRECTION[2])
+    return change(first, second, DIRECTION)
 
 
 def _experiment_determinacy(params: dict, seed: int) -> float:

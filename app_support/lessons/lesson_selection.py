@@ -16,21 +16,19 @@ from credal_core.selection.threshold import ThresholdSelector
 from . import links
 from .figures import bars
 from .lesson_ncc import g
-from .model import CHOICE, Lesson, QuestionSpec, Step, Widget
-from .problems import counts_table, pair_frame, pair_from_params, pair_instance, pair_params, random_pair
+from .model import CHOICE, Lesson, QuestionSpec, Step, Widget, change
+from .problems import (
+    counts_table,
+    pair_frame,
+    pair_from_params,
+    pair_instance,
+    pair_params,
+    random_pair,
+    scaled,
+)
 from .sources import sample
 
 FACTOR_WIDGET = Widget("factor", "multiply every count by", 1, 5, 1)
-
-
-def _scaled(p: dict, factor: int) -> dict:
-    return {
-        **p,
-        "n_c": factor * p["n_c"],
-        "n_not": factor * p["n_not"],
-        "counts_c": [factor * v for v in p["counts_c"]],
-        "counts_not": [factor * v for v in p["counts_not"]],
-    }
 
 
 @functools.lru_cache(maxsize=512)
@@ -43,7 +41,7 @@ def _threshold(key: tuple, features: tuple) -> float:
 
 
 def threshold(p: dict, features=(0, 1), factor: int = 1) -> float:
-    q = _scaled(p, int(factor))
+    q = scaled(p, int(factor))
     return _threshold((q["n_c"], q["n_not"], tuple(q["counts_c"]), tuple(q["counts_not"])), tuple(features))
 
 
@@ -95,7 +93,7 @@ def _more_params(rng) -> dict:
 
 def _more_solve(p) -> str:
     first, second = threshold(p), threshold(p, factor=p["factor2"])
-    return MORE[1] if abs(first - second) < 1e-12 else (MORE[0] if second > first else MORE[2])
+    return change(first, second, MORE, tol=1e-12)
 
 
 MORE_Q = QuestionSpec(

@@ -37,6 +37,7 @@ __all__ = [
     "Lesson",
     "parse_number",
     "question_rng",
+    "change",
 ]
 
 CHOICE, NUMBER, CLASSES = "choice", "number", "classes"
@@ -46,6 +47,16 @@ RIGHT, WRONG, INVALID = "right", "wrong", "invalid"
 def question_rng(question_id: str, seed: int) -> np.random.Generator:
     """The generator of one question for one seed (independent of every other question's)."""
     return np.random.default_rng([int(seed) % 2**32, zlib.crc32(question_id.encode())])
+
+
+def change(first, second, words: tuple, tol: float = 0.0) -> str:
+    """How ``second`` compares with ``first``, in ``words`` = (larger, the same, smaller): numbers within
+    ``tol`` are the same; sets compare by inclusion (``second > first``: a strict superset)."""
+    if isinstance(first, (set, frozenset)):
+        same = first == second
+    else:
+        same = abs(second - first) <= tol
+    return words[1] if same else (words[0] if second > first else words[2])
 
 
 def parse_number(answer, percent: bool = False) -> float | None:

@@ -26,6 +26,7 @@ __all__ = [
     "pair_params",
     "pair_from_params",
     "counts_table",
+    "scaled",
 ]
 
 C, NOT_C = "c", "¬c"
@@ -78,6 +79,17 @@ def pair_frame(pair: PairInput) -> tuple[pd.DataFrame, np.ndarray]:
 def pair_instance(pair: PairInput) -> pd.DataFrame:
     """The instance to classify: the value ``x`` of every feature."""
     return pd.DataFrame({f"f{j + 1}": _column(["x"]) for j in range(len(pair.counts_c))})
+
+
+def scaled(params: dict, factor: int) -> dict:
+    """A pair problem's parameters with every count multiplied by ``factor`` (same proportions)."""
+    return {
+        **params,
+        "n_c": factor * params["n_c"],
+        "n_not": factor * params["n_not"],
+        "counts_c": [factor * v for v in params["counts_c"]],
+        "counts_not": [factor * v for v in params["counts_not"]],
+    }
 
 
 def counts_table(pair: PairInput) -> str:

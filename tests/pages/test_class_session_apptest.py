@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from _apptest import open_page
 from streamlit.testing.v1 import AppTest
+from test_lessons_apptest import set_answer
 
 from app_support.class_session import logic
 from app_support.class_store import JOIN_LIMIT, ClassStore
 from app_support.lessons.catalogue import lesson as find_lesson
-from app_support.lessons.model import CHOICE, CLASSES
 from app_support.text import cite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,12 +71,7 @@ def check_button(at: AppTest):
 
 
 def answer(at: AppTest, question, value) -> AppTest:
-    if question.kind == CHOICE:
-        at.radio[0].set_value(value)
-    elif question.kind == CLASSES:
-        at.get("button_group")[0].set_value(list(value))
-    else:
-        at.text_input[0].input(str(value))
+    set_answer(at, question, value)
     check_button(at).click()
     return ok(at.run())
 

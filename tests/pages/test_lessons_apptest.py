@@ -31,13 +31,19 @@ def button(at, suffix):
     return found[0]
 
 
-def answer(at, question, value):
+def set_answer(at, question, value) -> None:
+    """Put ``value`` in the step's answer widget (a radio, pills or a text field); the class page's tests
+    use it too."""
     if question.kind == CHOICE:
         at.radio[0].set_value(value)
     elif question.kind == CLASSES:
         at.get("button_group")[0].set_value(list(value))
     else:
         at.text_input[0].input(str(value))
+
+
+def answer(at, question, value):
+    set_answer(at, question, value)
     button(at, "check").click()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
