@@ -4,7 +4,8 @@ Constant CSS only, injected once per run by ``app.py`` (:func:`inject`); never a
 
 * formulas (KaTeX blocks) scroll sideways instead of being cut, with a visible scroll bar and a shadow at the
   side that has more, and a smaller type on a phone;
-* page links (Home's lists) wrap instead of being cut mid-word;
+* page links (Home's lists) wrap instead of being cut mid-word; so do widget labels (a toggle's, a radio
+  option's) and metric labels, which Streamlit cuts with an ellipsis in a narrow column;
 * wide tables keep a visible horizontal scroll bar; an ``st.dataframe`` grid wider than its box shows a
   dark fading edge on each side that has more columns (a CSS scroll-driven animation on the grid's own
   scroller: no edge when the table fits, the right one fading out as the last column comes into view);
@@ -78,6 +79,12 @@ BASE_CSS = f"""
   overflow: visible !important;
   text-overflow: clip !important;
   overflow-wrap: anywhere;
+}}
+[data-testid="stWidgetLabel"] .stMarkdownEllipsis, [data-testid="stWidgetLabel"] .stMarkdownEllipsis *,
+label .stMarkdownEllipsis, label .stMarkdownEllipsis *,
+[data-testid="stMetricLabel"] .stMarkdownEllipsis, [data-testid="stMetricLabel"] .stMarkdownEllipsis * {{
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  overflow-wrap: break-word;
 }}
 [data-testid="stMarkdownContainer"] table {{
   display: block; max-width: 100%; overflow-x: auto;

@@ -8,6 +8,7 @@ lesson steps to walk, waiting for a page to settle, and the in-page measurement 
   widget label (a widget's label, a radio / checkbox / toggle option, a button's or expander's text) or
   metric label / value / delta that reaches beyond an ancestor hiding its overflow (a scroll container on
   the way is a way to see it and ends the search), or is cut inside itself (overflow hidden, an ellipsis);
+  a widget label or metric whose text is wider than its box (sticking out over what is beside it);
 * a chart title (plotly's ``.gtitle``) beyond its chart's bounds, or overlapping the legend; Plotly's mode
   bar, where shown at all, over a chart title or legend;
 * an ``st.dataframe`` grid wider than its box whose scroll cue (``app_support.style``: a dark edge on the
@@ -15,6 +16,8 @@ lesson steps to walk, waiting for a page to settle, and the in-page measurement 
 """
 
 from __future__ import annotations
+
+import re
 
 SETTLE_MS = 60_000
 
@@ -51,11 +54,12 @@ MEASURE_JS = r"""
     return s.overflowX === 'hidden' || s.overflowX === 'clip' || s.textOverflow === 'ellipsis';
   };
   // content cut inside el itself (overflow hidden, text-overflow: ellipsis, a fixed width); with `deep`,
-  // inside any of its HTML descendants too (a label's or metric's inner text blocks)
+  // inside any of its HTML descendants too (a label's or metric's inner text blocks), or sticking out of
+  // one of them over what is beside it (a label that does not wrap)
   const cutInside = (el, deep) => {
     for (const e of deep ? [el, ...el.querySelectorAll('*')] : [el]) {
-      if (e instanceof HTMLElement && visible(e) && hides(e) && e.scrollWidth > e.clientWidth + 1)
-        return e;
+      if (e instanceof HTMLElement && visible(e) && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+          && (hides(e) || deep)) return e;
     }
     return null;
   };
@@ -86,7 +90,8 @@ MEASURE_JS = r"""
     const hidden = clipper(el, el.getBoundingClientRect());
     if (hidden) { report(`${what} cut by ${name(hidden).slice(0, 60)}: ${name(el)}`); continue; }
     const cut = cutInside(el, deep);
-    if (cut) report(`${what} cut inside itself (${cut.scrollWidth} > ${cut.clientWidth} px): ${name(cut)}`);
+    if (cut) report(`${what} ${hides(cut) ? 'cut inside itself' : 'wider than its box'} `
+                    + `(${cut.scrollWidth} > ${cut.clientWidth} px): ${name(cut)}`);
   }
   for (const plot of main.querySelectorAll('.js-plotly-plot')) {
     if (!visible(plot)) continue;
@@ -173,6 +178,26 @@ def open_settled(page, url: str) -> None:
     page.goto(url, wait_until="domcontentloaded")
     page.evaluate("() => { window.__calmSince = 0; }")
     settle(page)
+
+
+def _step(path: str) -> tuple[str, int] | None:
+    """``("naive-credal", 3)`` for ``lessons?lesson=naive-credal&step=3``; None for another address."""
+    found = re.fullmatch(r"lessons\?lesson=([^&]+)&step=(\d+)(?:&.*)?", path)
+    return (found.group(1), int(found.group(2))) if found else None
+
+
+def visit(page, base: str, path: str, previous: str | None = None) -> None:
+    """Open ``path`` settled.  A lesson step right after ``previous``, the step before it in the same
+    lesson, is reached by its Next button (a rerun in the same session, as a student goes on), which saves
+    a page load; any other address is loaded."""
+    here, before = _step(path), _step(previous or "")
+    if here and before and here == (before[0], before[1] + 1):
+        page.evaluate("() => { window.__calmSince = 0; }")
+        page.get_by_role("button", name="Next →").click()
+        page.wait_for_function(f"() => location.search.includes('step={here[1]}')", timeout=SETTLE_MS)
+        settle(page)
+    else:
+        open_settled(page, base + path)
 
 
 def reveal_lesson_answer(page) -> None:

@@ -13,7 +13,7 @@ measurement itself is checked on a page where each kind of clipping is made on p
 from __future__ import annotations
 
 import pytest
-from _layout import MEASURE_JS, addresses, open_settled, resize, reveal_lesson_answer, where
+from _layout import MEASURE_JS, addresses, open_settled, resize, reveal_lesson_answer, visit, where
 from _server import chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -40,7 +40,7 @@ def test_nothing_is_clipped_at_1280x720_or_390x844(server_url):
         for i, path in enumerate(paths):
             order = SIZES if i % 2 == 0 else SIZES[::-1]      # the size the last page ended at first
             resize(page, order[0])
-            open_settled(page, server_url + path)
+            visit(page, server_url, path, paths[i - 1] if i else None)
             if path.startswith("lessons?"):
                 reveal_lesson_answer(page)
             for size in order:

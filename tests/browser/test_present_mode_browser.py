@@ -3,15 +3,15 @@
 ``?present=1`` at 1280x720 on every registered page and every lesson step (its answer shown, so that its
 figure is drawn): the base type is larger than the ordinary 16 px, the sidebar is folded away (the page
 starts at the left), nothing is clipped (``_layout.MEASURE_JS``, as on the ordinary pages), and a lesson
-step's live widget sits beside its figure (in one row, the chart right of the widget) with both in one
-screen once the widget is scrolled into view.  Printed (print media at an A4 page's width), a page has
-no sidebar, header or toolbars and every chart fits the page's width.
+step's live widget (and Home's slider) sits beside its figure (in one row, the chart right of the widget),
+both in one screen once the widget is scrolled into view.  Printed (print media at an A4 page's width), a
+page has no sidebar, header or toolbars and every chart fits the page's width.
 """
 
 from __future__ import annotations
 
 import pytest
-from _layout import MEASURE_JS, addresses, open_settled, reveal_lesson_answer, where
+from _layout import MEASURE_JS, addresses, open_settled, reveal_lesson_answer, visit, where
 from _server import chromium_browser, playwright_or_skip, streamlit_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -63,8 +63,8 @@ def test_present_mode_on_every_page_and_lesson_step(server_url):
     problems = {}
     with chromium_browser() as browser:
         page = browser.new_context(viewport={"width": SIZE[0], "height": SIZE[1]}).new_page()
-        for path in paths:
-            open_settled(page, server_url + present(path))
+        for i, path in enumerate(paths):
+            visit(page, server_url, present(path), present(paths[i - 1]) if i else None)
             found = []
             frame = page.evaluate(FRAME_JS)
             if not frame["font"] > 16:
@@ -73,6 +73,7 @@ def test_present_mode_on_every_page_and_lesson_step(server_url):
                 found.append(f"sidebar not folded: {frame}")
             if path.startswith("lessons?"):
                 reveal_lesson_answer(page)
+            if path.startswith("lessons?") or path == "":              # Home's slider and chart too
                 beside = page.evaluate(BESIDE_JS)
                 if beside:
                     found.append(beside)
