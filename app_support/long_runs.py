@@ -4,10 +4,17 @@ Streamlit stops a script run when the user interacts during it, and reruns. A pa
 started before its long call and as finished after it; a rerun that finds the mark still set knows
 the previous run was interrupted (nothing was cached: the cached function raised), and waits for the
 user to press Run again instead of silently starting over.
+
+The other kind of long run is the server's own: :func:`warm_in_background` computes a page's slider steps
+in a background thread at a quarter of a core (under ``scripts/serve.sh``), once per process.
 """
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
 
 import streamlit as st
 
@@ -40,3 +47,36 @@ def long_run(prefix: str, stop_label: str, stop_help: str):
     # then stays set, and the next rerun reports the interruption.
     st.session_state[f"{prefix}running"] = False
     slot.empty()
+
+
+# -------------------------------------------------------- a slider's steps, computed in the background
+WARM_SHARE = 0.25             # the share of one core a background computation of steps may take
+_WARMING: set[str] = set()
+_WARMING_LOCK = threading.Lock()
+
+
+def run_steps(steps: Iterable[Callable[[], object]], *, share: float = WARM_SHARE) -> int:
+    """Call each step in turn, sleeping after each so as to take at most ``share`` of one core (by the
+    thread's own CPU time); returns the steps done."""
+    done = 0
+    for step in steps:
+        began = time.thread_time()
+        step()
+        done += 1
+        time.sleep((time.thread_time() - began) * (1 - share) / share)
+    return done
+
+
+def warm_in_background(key: str, steps: Callable[[], Iterable[Callable[[], object]]]) -> bool:
+    """Once per process and ``key``, when ``CREDAL_WARM=1`` (``scripts/serve.sh``'s workers set it): run
+    the steps ``steps()`` gives in a daemon thread through :func:`run_steps` — each step a cached function
+    of the page called on one of its sliders' values, so that a class walking the slider finds every
+    step computed. Returns whether a thread was started."""
+    if os.environ.get("CREDAL_WARM") != "1":
+        return False
+    with _WARMING_LOCK:
+        if key in _WARMING:
+            return False
+        _WARMING.add(key)
+    threading.Thread(target=lambda: run_steps(steps()), name=f"warm {key}", daemon=True).start()
+    return True

@@ -3,7 +3,9 @@
 Everything here depends on parameters only and is shared by all sessions: the models and tables of
 one ε (cheap, computed on first use of that ε), the figures built from them, and the five-classifier
 comparison, which runs through the evaluation engine in the server's worker processes
-(:mod:`app_support.jobs`) and is cached by its parameters.
+(:mod:`app_support.jobs`) and is cached by its parameters.  Under ``scripts/serve.sh`` the first view of a
+data set also computes the views at every step of the ε slider in the background, nearest first
+(:func:`eps_steps`, :func:`app_support.long_runs.warm_in_background`).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from app_support.aode_weights.figures import (
 from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
 from app_support.jobs import bar_progress, queued_job
+from app_support.long_runs import warm_in_background
 from app_support.url_state import Choice, Number, UrlState
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
 from credal_core.aode.summary import instance_explanation, spode_table
@@ -31,10 +34,12 @@ from credal_core.experiments.compare import (
     summarise_comparison,
 )
 
-__all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "url_state", "aode_specs", "sample_rows",
-           "fitted", "weights_view", "instance_view", "comparison", "comparison_view"]
+__all__ = ["AODE_FAMILY", "EPS_MIN", "EPS_MAX", "EPS_STEP", "EPS_GRID", "eps_steps", "url_state",
+           "aode_specs", "sample_rows", "fitted", "weights_view", "instance_view", "comparison",
+           "comparison_view"]
 
 EPS_MIN, EPS_MAX, EPS_STEP, EPS_DEFAULT = 0.001, 0.1, 0.001, 0.01
+EPS_GRID = tuple(round(EPS_STEP * k, 3) for k in range(1, round(EPS_MAX / EPS_STEP) + 1))   # slider steps
 AODE_FAMILY = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*")
 SHOWN_INDICATORS = {"accuracy": "accuracy", "brier": "brier", "determinacy": "determinacy",
                     "single_accuracy": "single acc.", "set_accuracy": "set acc.",
@@ -135,6 +140,7 @@ def fitted(name: str, n_train: int, epsilon: float) -> tuple[CredalBMAAODE, Cred
 def weights_view(name: str, n_train: int, epsilon: float) -> dict:
     """Section 1 of one (data, n, ε), ready to show: the SPODE table (raw and as text), both
     figures, and the null model's log-likelihood.  Shared objects: read, never mutate."""
+    warm_in_background(f"aode_weights {name} {n_train}", lambda: eps_steps(name, n_train, epsilon, 0))
     bma, comp = fitted(name, n_train, epsilon)
     table = spode_table(bma, comp)
     return {"table": table, "text": text_table(table, SPODE_COLUMNS), "weights": weights_figure(table),
@@ -173,6 +179,22 @@ def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
             "posteriors": parts["posteriors"], "bma_set": info["bma_set"], "comp_set": info["comp_set"],
             "bma": parts["bma"],
             "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}
+
+
+def eps_steps(name: str, n_train: int, epsilon: float, row: int) -> list:
+    """A move of the ε slider, at every step of :data:`EPS_GRID` nearest first from ``epsilon``: calls of
+    :func:`weights_view` and :func:`instance_view` (an ε too large for the data's credal sets is
+    skipped, as the page then says)."""
+    def step(eps: float):
+        def compute():
+            try:
+                weights_view(name, n_train, eps)
+                instance_view(name, n_train, eps, row)
+            except ValueError:
+                pass
+        return compute
+    nearest = sorted(EPS_GRID, key=lambda e: (round(abs(e - epsilon), 9), e))     # ties: the lower first
+    return [step(eps) for eps in nearest if eps != epsilon]
 
 
 # ---------------------------------------------------------------- the comparison (a long run)

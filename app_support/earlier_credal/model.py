@@ -11,13 +11,12 @@ per s, the AODE* per ε, so a move of one slider never refits the others), and t
 (figures built once, :func:`app_support.figures.shared_figure`). Under ``scripts/serve.sh`` (which sets
 ``CREDAL_WARM=1``) the first view of a data set also starts :func:`warm_steps`: a background thread that
 computes the views at every step of the s slider and then of the ε slider, nearest first from the values
-shown, at a quarter of one core — a class walking the sliders then finds every step computed.
+shown, at a quarter of one core (:func:`app_support.long_runs.warm_in_background`) — a class walking
+the sliders then finds every step computed.
 """
 from __future__ import annotations
 
-import os
-import threading
-import time
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -32,6 +31,7 @@ from app_support.earlier_credal.figures import (
     tree_figure,
 )
 from app_support.figures import shared_figure
+from app_support.long_runs import warm_in_background
 from app_support.url_state import Choice, Number, UrlState
 from credal_core import NCC
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
@@ -50,7 +50,6 @@ DATA = Choice("data", tuple(sample_names()), "weather")      # read first: the r
 D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))    # d in (0, 1/2)
 S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 51))     # the steps of the s slider, 0.1 to 5
 EPS_GRID = tuple(round(0.001 * k, 3) for k in range(1, 101))  # the steps of the ε slider, 0.001 to 0.1
-WARM_SHARE = 0.25             # the share of one core the background computation of the steps may take
 # the credal classifier and the name of the precise counterpart whose posterior ``predict_proba`` gives
 REJECT_MODELS = {"NCC": "NBC (Perks)", "CMA": "BMA over subsets", "BMA-AODE*": "BMA-AODE",
                  "COMP-AODE*": "COMP-AODE", "CDT": "tree frequencies"}
@@ -223,43 +222,31 @@ def reject_section(name: str, s: float, eps: float, d: float) -> dict:
 
 # ---------------------------------------------------------------- the slider's steps, in the background
 def _nearest_first(grid: tuple, value: float) -> list:
-    return sorted(grid, key=lambda g: (abs(g - value), g))
+    return sorted(grid, key=lambda g: (round(abs(g - value), 9), g))      # ties: the lower first
 
 
-def warm_steps(name: str, s: float, eps: float, d: float, depth: int, row: int, *,
-               share: float = WARM_SHARE, limit: int | None = None) -> list[tuple[float, float]]:
-    """Compute the views a move of the s slider (every step of :data:`S_GRID`, at ``eps``) and then of the
-    ε slider (:data:`EPS_GRID`, at ``s``) needs, nearest first from the values given, each through the
-    cached functions the page calls (so they are the page's own numbers and figures, shared afterwards);
-    after each step it sleeps so as to take at most ``share`` of one core. Returns the (s, ε) steps done
-    (the first ``limit`` only, if given)."""
-    steps = [(s2, eps) for s2 in _nearest_first(S_GRID, s)]
-    steps += [(s, e) for e in _nearest_first(EPS_GRID, eps) if e != eps]
-    done = []
-    for s2, e in steps[:limit]:
-        began = time.thread_time()
-        inclusion_charts(name, s2, e)
-        reject_section(name, s2, e, d)
-        if e == eps:
-            tree_chart(name, s2, depth, row)
-        done.append((s2, e))
-        time.sleep((time.thread_time() - began) * (1 - share) / share)
-    return done
-
-
-_WARMING: set[str] = set()
-_WARMING_LOCK = threading.Lock()
+def warm_steps(name: str, s: float, eps: float, d: float, depth: int,
+               row: int) -> list[tuple[tuple[float, float], Callable[[], object]]]:
+    """The views a move of the s slider (every step of :data:`S_GRID`, at ``eps``) and then of the ε
+    slider (:data:`EPS_GRID`, at ``s``) needs, nearest first from the values given: ((s, ε), a call of
+    the cached functions the page calls), so that computing them fills the page's own caches."""
+    def step(s2: float, e: float) -> Callable[[], object]:
+        def compute():
+            inclusion_charts(name, s2, e)
+            reject_section(name, s2, e, d)
+            if e == eps:
+                tree_chart(name, s2, depth, row)
+        return compute
+    grid = [(s2, eps) for s2 in _nearest_first(S_GRID, s)]
+    grid += [(s, e) for e in _nearest_first(EPS_GRID, eps) if e != eps]
+    return [((s2, e), step(s2, e)) for s2, e in grid]
 
 
 def _start_warming(name: str, s: float, eps: float) -> None:
-    """Once per process and data set, when ``CREDAL_WARM=1`` (``scripts/serve.sh``'s workers): start
-    :func:`warm_steps` from these values in a daemon thread, at the page's defaults for d, depth and row."""
-    if os.environ.get("CREDAL_WARM") != "1":
-        return
-    with _WARMING_LOCK:
-        if name in _WARMING:
-            return
-        _WARMING.add(name)
-    defaults = url_state(sample_rows(name)).defaults()
-    threading.Thread(target=warm_steps, name=f"warm earlier_credal {name}", daemon=True,
-                     args=(name, s, eps, defaults["d"], defaults["depth"], defaults["row"])).start()
+    """Once per process and data set (under ``scripts/serve.sh``): :func:`warm_steps` from these values in
+    the background, at the page's defaults for d, depth and row."""
+    def steps():
+        defaults = url_state(sample_rows(name)).defaults()
+        return [compute for _, compute in warm_steps(name, s, eps, defaults["d"], defaults["depth"],
+                                                     defaults["row"])]
+    warm_in_background(f"earlier_credal {name}", steps)

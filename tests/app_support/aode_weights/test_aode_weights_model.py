@@ -219,3 +219,21 @@ def test_the_spode_tables_are_counted_once_and_equal_a_fresh_count(name, n_train
         np.testing.assert_array_equal(got.spodes_.log_likelihoods, want.spodes_.log_likelihoods)
         np.testing.assert_array_equal(got.predict_proba(_training_part(name, n_train)[0]),
                                       want.predict_proba(_training_part(name, n_train)[0]))
+
+
+def test_the_eps_steps_are_the_sliders_nearest_first_and_fill_the_pages_caches(monkeypatch):
+    grid = np.round(np.arange(cache.EPS_MIN, cache.EPS_MAX + cache.EPS_STEP / 2, cache.EPS_STEP), 3)
+    assert list(cache.EPS_GRID) == [float(e) for e in grid]
+    seen = []
+    monkeypatch.setattr(cache, "weights_view", lambda name, n, eps: seen.append(eps))
+    monkeypatch.setattr(cache, "instance_view", lambda name, n, eps, row: seen.append((eps, row)))
+    steps = cache.eps_steps("weather", 14, 0.01, 0)
+    assert len(steps) == len(cache.EPS_GRID) - 1                      # every other step of the slider
+    for step in steps[:3]:
+        step()
+    assert seen == [0.009, (0.009, 0), 0.011, (0.011, 0), 0.008, (0.008, 0)]
+
+    def too_large(name, n, eps):
+        raise ValueError("(k+1)·ε > 1")
+    monkeypatch.setattr(cache, "weights_view", too_large)
+    steps[0]()                                                         # skipped, as the page says so

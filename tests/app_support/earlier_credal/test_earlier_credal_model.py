@@ -154,42 +154,34 @@ def test_warm_steps_computes_the_pages_views_nearest_first(monkeypatch):
     from app_support.earlier_credal import model
 
     st.cache_resource.clear()
-    done = model.warm_steps("weather", 1.0, 0.01, 0.2, 3, 0, share=1.0, limit=3)
-    assert done == [(1.0, 0.01), (0.9, 0.01), (1.1, 0.01)]
+    steps = model.warm_steps("weather", 1.0, 0.01, 0.2, 3, 0)
+    assert [where for where, _ in steps[:3]] == [(1.0, 0.01), (0.9, 0.01), (1.1, 0.01)]
+    assert len(steps) == len(S_GRID) + len(EPS_GRID) - 1            # every step once
+    assert sorted(s for (s, e), _ in steps if e == 0.01) == list(S_GRID)
+    assert sorted(e for (s, e), _ in steps if s == 1.0) == list(EPS_GRID)
+    for _, compute in steps[:3]:
+        compute()
 
     def no_more(*args, **kwargs):
         raise AssertionError("computed again")
     monkeypatch.setattr(model, "reject_view", no_more)
     monkeypatch.setattr(model, "inclusion_view", no_more)
     monkeypatch.setattr(model, "tree_view", no_more)
-    for s, eps in done:                                      # the page's calls find them computed
+    for (s, eps), _ in steps[:3]:                            # the page's calls find them computed
         assert model.reject_section("weather", s, eps, 0.2)["table"]["classifier"].iloc[0] == "NCC"
         model.inclusion_charts("weather", s, eps)
         model.tree_chart("weather", s, 3, 0)
     with pytest.raises(AssertionError, match="computed again"):
         model.reject_section("weather", 1.2, 0.01, 0.2)
-    steps = model.warm_steps("weather", 1.0, 0.01, 0.2, 3, 0, share=1.0, limit=0)
-    assert steps == []
-    order = model._nearest_first(S_GRID, 1.0)
-    assert order[:5] == [1.0, 0.9, 1.1, 0.8, 1.2] and sorted(order) == list(S_GRID)
 
 
-def test_the_background_warm_starts_once_per_data_set_and_only_when_asked(monkeypatch):
+def test_the_first_view_of_a_data_set_starts_the_warm_from_its_values_at_the_pages_defaults(monkeypatch):
     from app_support.earlier_credal import model
 
     started = []
-    class Thread:
-        def __init__(self, target, name, daemon, args):
-            self.args = args
-
-        def start(self):
-            started.append(self.args)
-    monkeypatch.setattr(model.threading, "Thread", Thread)
-    monkeypatch.setattr(model, "_WARMING", set())
-    monkeypatch.delenv("CREDAL_WARM", raising=False)
-    model._start_warming("weather", 1.0, 0.01)
-    assert started == []                                     # not asked (tests, scripts/app.sh)
-    monkeypatch.setenv("CREDAL_WARM", "1")
-    model._start_warming("weather", 1.0, 0.01)
-    model._start_warming("weather", 2.0, 0.01)
-    assert started == [("weather", 1.0, 0.01, 0.2, 3, 0)]    # at the page's defaults of d, depth, row
+    monkeypatch.setattr(model, "warm_in_background", lambda key, steps: started.append((key, steps())))
+    model._start_warming("weather", 1.5, 0.02)
+    [(key, steps)] = started
+    assert key == "earlier_credal weather" and len(steps) == len(S_GRID) + len(EPS_GRID) - 1
+    expected = model.warm_steps("weather", 1.5, 0.02, 0.2, 3, 0)        # d, depth, row: the defaults
+    assert len(expected) == len(steps)
