@@ -10,6 +10,7 @@ import streamlit as st
 from app_support.lessons.catalogue import lessons, locate, step_link
 from app_support.lessons.render import KEY, Hooks, go, render_step, session_seed
 from app_support.page import page_setup
+from app_support.text import cite
 from app_support.url_state import Text, UrlState
 
 LINK_STATE = UrlState(*(Text(name, max_len=100) for name in ("lesson", "step", "seed", "list")))
@@ -28,8 +29,8 @@ def show_list(note: str = "") -> None:
     )
     for number, item in enumerate(lessons(), start=1):
         with st.container(border=True):
-            st.subheader(f"{number}. {item.title}")
-            st.markdown(f"{len(item.steps)} steps. {item.summary}  \n*Assumes:* {item.assumes}")
+            st.subheader(cite(f"{number}. {item.title}"))
+            st.markdown(cite(f"{len(item.steps)} steps. {item.summary}  \n*Assumes:* {item.assumes}"))
             st.button("Start", key=f"{KEY}start_{item.id}", on_click=go, args=(step_link(item.id, 0),))
 
 
