@@ -25,6 +25,7 @@ profile is :math:`(1+\gamma)(\gamma/g_{end})^{-\alpha_{end}}\Lambda'_{end}`, mon
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import expit
 
 from .._roots import increasing_root
 from .network import NetworkProfile, PathItems, _finite_bracket
@@ -126,7 +127,12 @@ class InstanceRatioProfile(NetworkProfile):
         """
         if not (isinstance(beta, (int, float, np.integer, np.floating)) and 0 <= beta < 1):
             raise ValueError(f"beta must be a number in [0, 1); got {beta!r}")
-        level = self._norm + (np.log(beta) if beta > 0 else -np.inf)
+        if beta == 0:       # positive inside the path; beyond an end positive iff the end's value is
+            lg_lo, lg_hi, ll_lo, ll_hi = self._log_ends
+            lo = 0.0 if (np.isneginf(lg_lo) or ll_lo > -np.inf) else float(np.exp(lg_lo))
+            hi = np.inf if (np.isposinf(lg_hi) or ll_hi > -np.inf) else float(np.exp(lg_hi))
+            return [(lo, hi)]
+        level = self._norm + np.log(beta)
         runs = self._middle_runs(0.0, 1.0, level)        # α_lo <= 0 and α_hi >= 1 with the instance
         parts = []
         for s, e in runs:
@@ -181,7 +187,7 @@ class InstanceRatioProfile(NetworkProfile):
             return float(np.expm1(c)) if c > 0 else 0.0
 
         def fun(y, ii):
-            return np.logaddexp(0.0, y) - a_lo * (y - lg_lo) - c, 1 / (1 + np.exp(-y)) - a_lo, abs(c) + 1.0
+            return np.logaddexp(0.0, y) - a_lo * (y - lg_lo) - c, expit(y) - a_lo, abs(c) + 1.0
 
         lo, hi = _finite_bracket(lambda y, ii: fun(y, ii)[0], np.array([-np.inf]), np.array([lg_lo]))
         return float(np.exp(increasing_root(fun, lo, hi)[0]))
@@ -198,7 +204,7 @@ class InstanceRatioProfile(NetworkProfile):
         c = level - ll_hi
 
         def fun(y, ii):
-            return (-(np.logaddexp(0.0, y) - a_hi * (y - lg_hi) - c), -(1 / (1 + np.exp(-y)) - a_hi),
+            return (-(np.logaddexp(0.0, y) - a_hi * (y - lg_hi) - c), -(expit(y) - a_hi),
                     abs(c) + 1.0)
 
         lo, hi = _finite_bracket(lambda y, ii: fun(y, ii)[0], np.array([lg_hi]), np.array([np.inf]))
@@ -211,8 +217,7 @@ class InstanceRatioProfile(NetworkProfile):
 
         def fun(x, ii):
             lg, dlg, _ = self._items.log_g(x, idx[ii], derivative=True)
-            with np.errstate(over="ignore"):
-                phi = 1 / (1 + np.exp(-lg)) - x
+            phi = expit(lg) - x
             return sign * (self._F(x) - level), sign * dlg * phi, abs(level) + 1.0
 
         root = increasing_root(fun, np.array([x_lo], float), np.array([x_hi], float))

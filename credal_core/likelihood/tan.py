@@ -29,6 +29,14 @@ likelihood is the data's alone (003's hierarchical classifier): the unimodal The
 
 a dominates b iff the normalised profile likelihood of g is below α at every γ <= 1:
 ``alpha > critical_alpha[a, b]`` with :math:`\text{critical} = \sup_{g \le 1} L / \sup L`.
+(:meth:`NetworkLikelihood.profile_ratio(..., include_instance=True)
+<credal_core.likelihood.network.NetworkLikelihood.profile_ratio>` is this profile on any graph.)
+
+**Verdicts** (``dominance``, ``predict_set``, with the instance).  With numba, compiled certificates
+(:mod:`._tan_kernels`: integer counts, look-ups of log k at integer α, a rounding margin on every bound)
+settle most pairs; only the pairs they leave open take :func:`pair_dominance` (bounds from brackets
+of g = 1, then the exact levels).  Every certificate is a proof, so both routes give the verdicts of
+``alpha > critical_alpha``.
 
 **Missing values are refused** (training and test): a missing feature with a child in the tree
 makes the likelihood a sum over its values, not Theorem 1's product form.  A test value unseen in

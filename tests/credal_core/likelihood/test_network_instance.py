@@ -126,6 +126,36 @@ def test_without_instance_is_theorem_1_and_with_it_differs_by_the_factor(seed):
     assert (prof.cells["instance"] >= 0).all() and prof.cells["instance"].sum() >= 1
 
 
+@pytest.mark.parametrize("seed", range(cases(60)))
+def test_region_parts_are_the_level_set(seed):
+    """region_parts(β) against the curve itself: lik = β at every finite positive end, > β inside each
+    part, <= β in the gaps between parts (bimodal profiles) and just outside the hull; the MLE at 1."""
+    rng = np.random.default_rng(14000 + seed)
+    net, _ = random_case(rng)
+    try:
+        prof = net.profile_ratio(*random_ratio(net, rng), include_instance=True)
+    except ValueError:          # g undefined at an end of the path (0 and inf together)
+        return
+    assert float(prof.log(prof.mle)) == pytest.approx(0.0, abs=1e-9)
+    for beta in (0.0, 0.05, 0.3, 0.7, 0.95, 0.999):
+        parts = prof.region_parts(beta)
+        assert prof.region(beta) == (parts[0][0], parts[-1][1])
+        for lo, hi in parts:
+            assert lo <= hi
+            ends = [g for g in (lo, hi) if 0 < g < np.inf]
+            if beta > 0:
+                np.testing.assert_allclose(prof(np.array(ends)), beta, rtol=1e-6)
+            if 0 < lo and hi < np.inf:
+                assert float(prof(np.sqrt(lo * hi))) > beta
+        for (_, h1), (l2, _) in zip(parts[:-1], parts[1:]):
+            assert float(prof(np.sqrt(h1 * l2))) <= beta + 1e-9
+        lo, hi = parts[0][0], parts[-1][1]
+        if lo > 0:
+            assert float(prof(lo * 0.999)) <= beta + 1e-9
+        if hi < np.inf:
+            assert float(prof(hi * 1.001)) <= beta + 1e-9
+
+
 def test_example_3_of_paper_000():
     """000 Example 3: with the instance the LNCC picks c for α >= 0.22; without it, both classes while
     α <= 0.98 — the profile of the ratio at γ = 1 (where its sup over γ <= 1 is attained)."""
