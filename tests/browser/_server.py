@@ -421,3 +421,47 @@ def chromium_browser():
         finally:
             still.close_contexts()
             browser.close()
+
+
+# every plotly title's box against its chart's box: the texts of those that stick out (issue 24 item 3)
+CLIPPED_TITLES = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
+  const box = chart.getBoundingClientRect();
+  return [...chart.querySelectorAll('.gtitle')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+  }).map(t => t.textContent);
+})"""
+
+
+def open_page(browser, url: str, heading: str, *, width: int = 1400, height: int = 3000, exact: bool = False,
+              timeout: float = 60_000):
+    """A new page of ``browser`` (``width`` × ``height``) at ``url``, returned once its heading ``heading``
+    is visible (the page's first run has drawn it)."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url, wait_until="domcontentloaded")
+    expect(page.get_by_role("heading", name=heading, exact=exact)).to_be_visible(timeout=timeout)
+    return page
+
+
+def shots_to_folder(page, name: str) -> None:
+    """The first screen and each visible chart as PNG files in ``CREDAL_SHOT_DIR`` when it is set (to look
+    at them; unlike ``save_screenshot``, nothing for the README)."""
+    folder = os.environ.get("CREDAL_SHOT_DIR")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        shown = [e for e in page.get_by_test_id("stPlotlyChart").all() if e.is_visible()]
+        for i, element in enumerate(shown):
+            element.screenshot(path=str(Path(folder) / f"{name}_chart{i}.png"))
+
+
+def move_slider(thumb, key: str, times: int, value: str, timeout: float = 10_000) -> None:
+    """Focus a slider's thumb, press ``key`` ``times`` times (one rerun each), then wait until the thumb
+    shows ``value``."""
+    from playwright.sync_api import expect
+
+    thumb.focus()
+    for _ in range(times):
+        thumb.press(key)
+    expect(thumb).to_have_value(value, timeout=timeout)

@@ -9,35 +9,25 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, move_slider, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
 
 
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_aode_weights.log") as url:
-        yield url + "aode_weights"
-
-
-def test_training_rows_slider_changes_the_weights_in_chromium(page_url):
+def test_training_rows_slider_changes_the_weights_in_chromium(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 3800})
-        page.goto(page_url + "?n=200&folds=2&repeats=1", wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="AODE compression weights")).to_be_visible(timeout=60_000)
+        page = open_page(browser, app_url + "aode_weights?n=200&folds=2&repeats=1",
+                         "AODE compression weights", height=3800)
         charts = page.get_by_test_id("stPlotlyChart")
         expect(charts).to_have_count(3, timeout=120_000)
         summary = page.get_by_test_id("stMarkdown").filter(has_text="BMA's largest weight is")
         expect(summary).to_contain_text("0.94", timeout=60_000)       # 'try this': 0.94 at 200 rows
 
         rows = page.get_by_test_id("stSlider").filter(has_text="Training rows").get_by_role("slider")
-        rows.focus()
-        rows.press("Home")                                          # 4 rows
-        for _ in range(6):
-            rows.press("ArrowRight")
-        expect(rows).to_have_value("10", timeout=30_000)
+        move_slider(rows, "Home", 1, "4", timeout=30_000)              # 4 rows
+        move_slider(rows, "ArrowRight", 6, "10", timeout=30_000)
         expect(page).to_have_url(re.compile(r"[?&]n=10\b"), timeout=30_000)
         expect(summary).to_contain_text("0.14", timeout=60_000)       # … and 0.14 at 10 rows
         expect(page.get_by_test_id("stTable").or_(page.get_by_test_id("stDataFrame")).first).to_be_visible()

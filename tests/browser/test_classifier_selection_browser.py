@@ -9,17 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, move_slider, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_classifier_selection.log") as url:
-        yield url + "classifier_selection"
 
 
 def explain_default_row(k: int):
@@ -42,12 +36,11 @@ def k_thumb(page):
     return sliders.filter(has_text="k (nearest training points)").get_by_role("slider")
 
 
-def test_moving_k_redraws_the_threshold_plane(page_url):
+def test_moving_k_redraws_the_threshold_plane(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 3200})
-        page.goto(page_url + "?runs=10", wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Classifier selection")).to_be_visible(timeout=60_000)
+        page = open_page(browser, app_url + "classifier_selection?runs=10", "Classifier selection",
+                         height=3200)
         expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
         charts = page.get_by_test_id("stPlotlyChart")
         # the accuracy curve is a run in the worker processes: the first one starts them
@@ -62,10 +55,7 @@ def test_moving_k_redraws_the_threshold_plane(page_url):
 
         thumb = k_thumb(page)
         expect(thumb).to_have_value("3")
-        thumb.focus()
-        for _ in range(9):
-            thumb.press("ArrowRight")
-        expect(thumb).to_have_value("12", timeout=10_000)
+        move_slider(thumb, "ArrowRight", 9, "12")
         expect(plane).to_contain_text("k nearest (Euclidean), k = 12", timeout=30_000)
         expect(plane).to_contain_text("k nearest (Chebyshev), k = 12")
         expect(decision).to_contain_text("Among its 12 nearest training points", timeout=30_000)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -16,18 +16,10 @@ sync_api = playwright_or_skip()
 QUICK = "?source=artificial&m=6&theta=2&train=3&test=500&sizes=20,60&eps=0.05,0.25&alpha=0.55,0.95&seed=1"
 
 
-@pytest.fixture(scope="module")
-def base_url():
-    with streamlit_app("streamlit_determinacy_curves.log") as url:
-        yield url
-
-
-def test_run_stop_and_run_again_in_chromium(base_url):
+def test_run_stop_and_run_again_in_chromium(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 3600})
-        page.goto(base_url + "determinacy_curves" + QUICK, wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Determinacy curves")).to_be_visible(timeout=60_000)
+        page = open_page(browser, app_url + "determinacy_curves" + QUICK, "Determinacy curves", height=3600)
         charts = page.get_by_test_id("stPlotlyChart")
         expect(charts).to_have_count(2, timeout=120_000)
         expect(charts.nth(0)).to_contain_text("LNCC_α=0.95", timeout=30_000)

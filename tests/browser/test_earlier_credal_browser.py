@@ -9,48 +9,27 @@ Screenshots go to ``CREDAL_SHOT_DIR`` when set (to look at them), and to the REA
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import (
+    CLIPPED_TITLES,
+    chromium_browser,
+    open_page,
+    playwright_or_skip,
+    save_screenshot,
+    shots_to_folder,
+)
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
 
-# every plotly title's box against its chart's box: the names of those that stick out
-CLIPPED_TITLES = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
-  const box = chart.getBoundingClientRect();
-  return [...chart.querySelectorAll('.gtitle')].filter(t => {
-    const r = t.getBoundingClientRect();
-    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
-  }).map(t => t.textContent);
-})"""
-
-
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_earlier_credal.log") as url:
-        yield url + "earlier_credal"
-
-
-def _shot(page, name: str) -> None:
-    folder = os.environ.get("CREDAL_SHOT_DIR")
-    if folder:                  # the first screen, then each chart scrolled into view
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
-        for i, chart in enumerate(page.get_by_test_id("stPlotlyChart").all()):
-            chart.screenshot(path=str(Path(folder) / f"{name}_chart{i}.png"))
-
-
 @pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
-def test_deep_link_tree_and_reject_option_in_chromium(page_url, width, height):
+def test_deep_link_tree_and_reject_option_in_chromium(app_url, width, height):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(page_url + "?data=weather&row=2&depth=3&d=0.25", wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Credal model averaging, trees and the reject option")) \
-            .to_be_visible(timeout=60_000)
+        page = open_page(browser, app_url + "earlier_credal?data=weather&row=2&depth=3&d=0.25",
+                         "Credal model averaging, trees and the reject option", width=width, height=height)
         charts = page.get_by_test_id("stPlotlyChart")
         expect(charts).to_have_count(4, timeout=120_000)
         expect(page.get_by_text("Instance 2: outlook = overcast")).to_be_visible(timeout=30_000)
@@ -60,7 +39,7 @@ def test_deep_link_tree_and_reject_option_in_chromium(page_url, width, height):
             expect(page.locator(".gtitle").filter(has_text=title)).to_have_count(1, timeout=30_000)
         page.wait_for_timeout(500)
         assert page.evaluate(CLIPPED_TITLES) == []
-        _shot(page, f"earlier_credal_{width}x{height}")
+        shots_to_folder(page, f"earlier_credal_{width}x{height}")
 
         slider = page.get_by_test_id("stSlider").filter(has_text="Rejection cost d").get_by_role("slider")
         slider.focus()

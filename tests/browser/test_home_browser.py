@@ -5,16 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, move_slider, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
-
-
-@pytest.fixture(scope="module")
-def server_url():
-    with streamlit_app("streamlit.log") as url:
-        yield url + ""
 
 
 def determinacy(page) -> str:
@@ -22,13 +16,10 @@ def determinacy(page) -> str:
     return metric.get_by_test_id("stMetricValue").inner_text().strip()
 
 
-def test_home_page_in_chromium(server_url):
+def test_home_page_in_chromium(app_url):
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 1500})
-        page.goto(server_url, wait_until="domcontentloaded")
+        page = open_page(browser, app_url, "Credal classification explorer", height=1500)
         expect = sync_api.expect
-        expect(page.get_by_role("heading", name="Credal classification explorer")).to_be_visible(
-            timeout=60_000)
         expect(page).to_have_title("Credal classification explorer", timeout=10_000)
         expect(page.get_by_test_id("stMetricValue").first).to_have_text(re.compile(r"\d+%"),
                                                                        timeout=60_000)
@@ -38,9 +29,7 @@ def test_home_page_in_chromium(server_url):
         before = determinacy(page)
         thumb = page.get_by_role("slider")
         expect(thumb).to_have_value("2")
-        thumb.focus()
-        thumb.press("End")  # one key, one rerun: s goes from 2.0 to its largest value, 10
-        expect(thumb).to_have_value("10", timeout=10_000)
+        move_slider(thumb, "End", 1, "10")  # one key, one rerun: s goes from 2.0 to its largest value, 10
         metric_value = page.get_by_test_id("stMetric").filter(has_text="NCC determinacy").get_by_test_id(
             "stMetricValue")
         expect(metric_value).not_to_have_text(before, timeout=30_000)
@@ -49,17 +38,17 @@ def test_home_page_in_chromium(server_url):
         save_screenshot(page, "home", settle_ms=1000)
 
 
-def test_a_request_outside_the_apps_server_fails_a_browser_test(server_url):
+def test_a_request_outside_the_apps_server_fails_a_browser_test(app_url):
     """The check every browser test ends with (``chromium_browser``, see tests/browser/_server.py) sees a
     request to another host, here the favicon fetch it exists to catch. The request is aborted in the
     browser: nothing leaves the machine."""
     outside = "https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/home/default/24px.svg"
-    with pytest.raises(AssertionError, match=re.escape(f"requests outside ['{server_url[7:-1]}']: "
+    with pytest.raises(AssertionError, match=re.escape(f"requests outside ['{app_url[7:-1]}']: "
                                                          f"['{outside}']")):
         with chromium_browser() as browser:
             context = browser.new_context()
             context.route("**/*", lambda route: route.abort() if "gstatic" in route.request.url
                           else route.continue_())
             page = context.new_page()
-            page.goto(server_url + "_stcore/health")           # a page of the app's server, no frontend
+            page.goto(app_url + "_stcore/health")           # a page of the app's server, no frontend
             page.evaluate(f"() => fetch({outside!r}).catch(() => null)")

@@ -8,17 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, move_slider, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
-
-
-
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_intervals_vs_n.log") as url:
-        yield url + "intervals_vs_n"
 
 
 def alpha_thumb(page):
@@ -30,13 +23,13 @@ def first_row_cells(page):
     return page.get_by_test_id("stTable").nth(0).locator("tbody tr").first.locator("th, td")
 
 
-def test_intervals_vs_n_page_in_chromium(page_url):
+def test_intervals_vs_n_page_in_chromium(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
         # Arrive from the front door and click through the navigation, as a student would (a shared
         # link as the very first request is covered by the Profile likelihood browser test).
-        page.goto(page_url.rsplit("intervals_vs_n", 1)[0], wait_until="domcontentloaded")
+        page.goto(app_url, wait_until="domcontentloaded")
         nav = page.get_by_test_id("stSidebarNav")
         expect(nav).to_contain_text("Intervals vs N", timeout=60_000)
         nav.get_by_role("link", name="Intervals vs N").click()
@@ -61,10 +54,7 @@ def test_intervals_vs_n_page_in_chromium(page_url):
         # α from 0.85 to 0.80 with the keyboard
         thumb = alpha_thumb(page)
         expect(thumb).to_have_value("0.85")
-        thumb.focus()
-        for _ in range(5):
-            thumb.press("ArrowLeft")
-        expect(thumb).to_have_value("0.8", timeout=10_000)
+        move_slider(thumb, "ArrowLeft", 5, "0.8")
         expect(cells.nth(1)).not_to_have_text(before[1], timeout=30_000)  # the likelihood interval
         expect(cells.nth(3)).to_have_text(before[3])  # the IDM interval does not depend on α
         expect(charts.nth(0)).to_contain_text("likelihood interval (α = 0.8)", timeout=30_000)

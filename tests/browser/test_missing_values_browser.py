@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -18,18 +18,10 @@ sync_api = playwright_or_skip()
 GRID = "el => ({rows: el.layout.yaxis.ticktext, text: el.data[0].text})"
 
 
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_missing_values.log") as url:
-        yield url + "missing_values"
-
-
-def test_missing_values_page_in_chromium(page_url):
+def test_missing_values_page_in_chromium(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 3000})
-        page.goto(page_url, wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Missing values", exact=True)).to_be_visible(timeout=60_000)
+        page = open_page(browser, app_url + "missing_values", "Missing values", exact=True)
         chart = page.locator(".js-plotly-plot").first
         expect(chart).to_be_visible(timeout=30_000)
         grid = chart.evaluate(GRID)

@@ -8,18 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import chromium_browser, open_page, playwright_or_skip, save_screenshot
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
-
-
-
-
-@pytest.fixture(scope="module")
-def page_url():
-    with streamlit_app("streamlit_profile_likelihood.log") as url:
-        yield url + "profile_likelihood"
 
 
 # plotly.js's decoded traces (``el.data`` keeps the base64 typed arrays sent by plotly.py)
@@ -60,17 +52,15 @@ def edit_first_cell(page, old: str, new: str, done) -> None:
     raise AssertionError(f"could not edit the first cell of the counts table ({old} -> {new})")
 
 
-def test_profile_likelihood_page_in_chromium(page_url):
+def test_profile_likelihood_page_in_chromium(app_url):
     expect = sync_api.expect
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 1500})
         # a shared link: 000 Example 2 at α = 0.24, just above the critical α = 0.233, with a Monte Carlo
         # sample of 500 (the default 3,000 is checked by the page's AppTest; every rerun of the page
         # redraws the cloud, seconds of a software-rendering chromium's CPU at 3,000 points); a deep link
         # as the very first request to a freshly started server is the serve proxy browser test's step
-        page.goto(page_url + "?preset=000-ex2&alpha=0.24&samples=500", wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Profile likelihood", exact=True)).to_be_visible(
-            timeout=60_000)
+        page = open_page(browser, app_url + "profile_likelihood?preset=000-ex2&alpha=0.24&samples=500",
+                         "Profile likelihood", height=1500, exact=True)
         # app.py ran (its navigation, not the legacy pages/ listing; streamlit#9624)
         expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Intervals vs N", timeout=30_000)
         expect(page.locator(".katex").first).to_be_visible(timeout=30_000)
