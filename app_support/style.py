@@ -5,7 +5,7 @@ Constant CSS only, injected once per run by ``app.py`` (:func:`inject`); never a
 * formulas (KaTeX blocks) scroll sideways instead of being cut, with a visible scroll bar and a shadow at the
   side that has more, and a smaller type on a phone;
 * page links (Home's lists) wrap instead of being cut mid-word; so do widget labels (a toggle's, a radio
-  option's) and metric labels, which Streamlit cuts with an ellipsis in a narrow column;
+  option's), metric labels and the navigation's page titles, which Streamlit cuts with an ellipsis;
 * wide tables keep a visible horizontal scroll bar; an ``st.dataframe`` grid wider than its box shows a
   dark fading edge on each side that has more columns (a CSS scroll-driven animation on the grid's own
   scroller: no edge when the table fits, the right one fading out as the last column comes into view);
@@ -85,6 +85,12 @@ label .stMarkdownEllipsis, label .stMarkdownEllipsis *,
 [data-testid="stMetricLabel"] .stMarkdownEllipsis, [data-testid="stMetricLabel"] .stMarkdownEllipsis * {{
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   overflow-wrap: break-word;
+}}
+[data-testid="stSidebarNavLink"] {{ height: auto !important; min-height: 1.75rem; }}
+[data-testid="stSidebarNavLink"] span, [data-testid="stSidebarNavLink"] .stMarkdownEllipsis,
+[data-testid="stSidebarNavLink"] .stMarkdownEllipsis * {{
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  height: auto !important; line-height: 1.3;
 }}
 [data-testid="stMarkdownContainer"] table {{
   display: block; max-width: 100%; overflow-x: auto;

@@ -8,7 +8,8 @@ lesson steps to walk, waiting for a page to settle, and the in-page measurement 
   widget label (a widget's label, a radio / checkbox / toggle option, a button's or expander's text) or
   metric label / value / delta that reaches beyond an ancestor hiding its overflow (a scroll container on
   the way is a way to see it and ends the search), or is cut inside itself (overflow hidden, an ellipsis);
-  a widget label or metric whose text is wider than its box (sticking out over what is beside it);
+  a widget label or metric whose text is wider than its box (sticking out over what is beside it); a page
+  title in the navigation (when the sidebar is open) cut;
 * a chart title (plotly's ``.gtitle``) beyond its chart's bounds, or overlapping the legend; Plotly's mode
   bar, where shown at all, over a chart title or legend;
 * an ``st.dataframe`` grid wider than its box whose scroll cue (``app_support.style``: a dark edge on the
@@ -82,6 +83,8 @@ MEASURE_JS = r"""
       + '[data-testid="stExpander"] summary, [data-testid^="stBaseButton"]', 'widget label', true);
   add('[data-testid="stMetricLabel"], [data-testid="stMetricValue"], [data-testid="stMetricDelta"]',
       'metric', true);
+  for (const el of document.querySelectorAll('[data-testid="stSidebarNavLink"]'))     // an open sidebar's
+    if (el.getBoundingClientRect().left >= 0) checks.push([el, 'page title', true]);
   const problems = [];
   const seen = new Set();
   const report = (text) => { if (!seen.has(text)) { seen.add(text); problems.push(text); } };
