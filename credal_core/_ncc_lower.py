@@ -56,10 +56,27 @@ import numpy as np
 
 from .data.counts import MISSING, Gather
 
-__all__ = ["ncc_lower_posterior_multiclass", "TOLERANCE"]
+__all__ = ["ncc_lower_posterior_multiclass", "shifted_counts", "TOLERANCE"]
 
 TOLERANCE = 1e-12          # relative width of the certified bracket of R* (absolute in log R*)
 _MAX_LEVELS = 200
+
+
+def shifted_counts(model):
+    """The ε-shifted counts of a fitted NCC (MAR features only): ``sigma`` = s(1-ε), ``n_values``
+    (m,) = |F_j|, ``big_n`` (C,) = N(k), ``cell`` (per feature, (C, |F_j|+1)) = N(k, v) and
+    ``den`` (m, C) = N_j(k)."""
+    if np.any(model.non_mar_training_) or np.any(model.non_mar_testing_):
+        raise NotImplementedError("lower posteriors of an NCC with non-MAR features are not implemented")
+    tables = model.tables_
+    n_classes = len(tables.classes)
+    s, eps = float(model.s), float(model.epsilon)
+    n_values = np.array([len(c) for c in tables.categories])
+    big_n = tables.class_counts + s * eps / n_classes
+    cell = [t + s * eps / (n_classes * max(len(c), 1))
+            for t, c in zip(tables.extended_counts(), tables.categories)]
+    den = tables.present_counts() + s * eps / n_classes
+    return s * (1 - eps), n_values, big_n, cell, den
 
 
 def _logsumexp_except(values: np.ndarray, excluded: np.ndarray) -> np.ndarray:
@@ -156,17 +173,9 @@ def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray)
 
     NaN where a rival class has missing training values on an active feature (see the module
     docstring); features declared non-MAR raise ``NotImplementedError``."""
-    if np.any(model.non_mar_training_) or np.any(model.non_mar_testing_):
-        raise NotImplementedError("lower posteriors of an NCC with non-MAR features are not implemented")
-    tables = model.tables_
-    n_classes = len(tables.classes)
-    s, eps = float(model.s), float(model.epsilon)
-    sigma = s * (1 - eps)
-    n_values = np.array([len(c) for c in tables.categories])
-    big_n = tables.class_counts + s * eps / n_classes                                   # N(k)
-    cell = [t + s * eps / (n_classes * max(len(c), 1))
-            for t, c in zip(tables.extended_counts(), tables.categories)]               # N(k, v)
-    den = (tables.present_counts() + s * eps / n_classes).T                            # N_j(k) (C, m)
+    sigma, n_values, big_n, cell, den = shifted_counts(model)
+    den = den.T                                                                        # N_j(k) (C, m)
+    n_classes = big_n.size
     n = codes.shape[0]
     target = np.asarray(target, dtype=np.int64)
     rows = np.arange(n)

@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._ncc_lower import ncc_lower_posterior_multiclass
+from ._ncc_lower import ncc_lower_posterior_multiclass, shifted_counts
 from ._roots import increasing_root
 from .data.counts import MISSING, Gather
 
@@ -130,15 +130,7 @@ def ncc_lower_posterior(model, codes: np.ndarray, target: np.ndarray) -> np.ndar
     if n_classes != 2:
         return ncc_lower_posterior_multiclass(model, codes, target)
     out = np.full(codes.shape[0], np.nan)
-    if np.any(model.non_mar_training_) or np.any(model.non_mar_testing_):
-        raise NotImplementedError("lower posteriors of an NCC with non-MAR features are not implemented")
-    s, eps = float(model.s), float(model.epsilon)
-    sigma = s * (1 - eps)
-    n_values = np.array([len(c) for c in tables.categories])
-    big_n = tables.class_counts + s * eps / n_classes                                  # N(c)
-    cell = [t + s * eps / (n_classes * max(len(c), 1))
-            for t, c in zip(tables.extended_counts(), tables.categories)]              # N(c, v)
-    den = tables.present_counts() + s * eps / n_classes                              # N_j(c) (m, C)
+    sigma, n_values, big_n, cell, den = shifted_counts(model)          # N(c), N(c, v), N_j(c) (m, C)
     act = (codes != MISSING) & ~((n_values == 1)[None, :] & (codes >= 0))
     cnt = Gather(codes, n_values).take(cell, missing=1.0)                              # (C, m, n)
     w = act.T.astype(float)                                                            # (m, n)

@@ -38,7 +38,7 @@ from app_support.data import sample_bytes, sample_class_column, sample_names
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, sync, write_url
 from app_support.paper_001_figures import relative_utility_figure, safe_vs_prior_dependent_figure
-from app_support.text import cite, plain
+from app_support.text import cite, cite_chart, cite_plain, plain
 from app_support.uploads import LIMITS, load_table
 from app_support.url_state import Choice, Flag, Names, Number, UrlState
 from credal_core.data.column_checks import many_valued_integer_columns, many_valued_integer_message
@@ -324,11 +324,16 @@ folds_frame = pd.concat(all_folds, ignore_index=True)
 url_sync = sync(STATE, KEY)
 
 
+def opened(heading: str, label: str, flag: str) -> bool:
+    """A further analysis' heading and its toggle (mirrored in the URL): True when shown."""
+    st.subheader(heading)
+    return st.toggle(label, key=KEY + flag, on_change=url_sync)
+
+
 @st.fragment
 def bayesian_section() -> None:
-    st.subheader("5 · Bayesian tests")
-    if not st.toggle("Show the Bayesian tests (Benavoli, Corani, Demšar & Zaffalon 2017)", key=KEY + "bayes",
-                     on_change=url_sync):
+    if not opened("5 · Bayesian tests", "Show the Bayesian tests (Benavoli, Corani, Demšar & Zaffalon 2017)",
+                  "bayes"):
         return
     st.markdown("Instead of a p-value, each test gives the posterior probability that the first classifier "
                 "is practically better (**P(left)**), that the two are practically equivalent (**P(rope)**: "
@@ -391,8 +396,8 @@ sets_section()
 
 @st.fragment
 def paper_section() -> None:
-    st.subheader(cite("7 · Paper 001's Figs. 5-7 from these results"))
-    if not st.toggle("Show 001 Figs. 5, 6 and 7", key=KEY + "fig001", on_change=url_sync):
+    if not opened(cite("7 · Paper 001's Figs. 5-7 from these results"),
+                  cite_plain("Show 001 Figs. 5, 6 and 7"), "fig001"):
         return
     fig5, fig6 = fig5_frame(summaries), fig6_frame(summaries)
     if fig5.empty:
@@ -400,10 +405,11 @@ def paper_section() -> None:
     else:
         left, right = st.columns(2)
         show_chart(where=left, figure=safe_vs_prior_dependent_figure(
-            fig5, title="001 Fig. 5 · precise accuracy<br><sup>safe vs prior-dependent instances</sup>"),
+            fig5, title=cite_chart("001 Fig. 5 · precise accuracy") + "<br><sup>safe vs prior-dependent "
+            "instances</sup>"),
             key="cmp_fig5")
         show_chart(where=right, figure=relative_utility_figure(
-            fig6, title="001 Fig. 6 · credal utility / precise accuracy"), key="cmp_fig6")
+            fig6, title=cite_chart("001 Fig. 6 · credal utility / precise accuracy")), key="cmp_fig6")
         st.caption("Fig. 5: one point per data set and credal classifier; x is its precise label's accuracy "
                    "where the set has one class (single accuracy), y where it has several (NBC-I); below "
                    "the bisector, the credal classifier isolates the hard instances. Fig. 6: "
@@ -428,32 +434,42 @@ paper_section()
 
 @st.fragment
 def reject_section() -> None:
-    st.subheader("8 · Reject option at a cost d")
-    if not st.toggle("Show the expected cost with a reject option (001 §3.5)", key=KEY + "reject",
-                     on_change=url_sync):
+    if not opened("8 · Reject option at a cost d",
+                  cite_plain("Show the expected cost with a reject option (001 §3.5)"), "reject"):
         return
     chosen = st.slider("Cost d of a rejection (0 right, 1 wrong)", 0.01, 0.49, step=0.01, key=KEY + "d",
                        on_change=url_sync)
     d = min(D_GRID, key=lambda grid: abs(grid - float(chosen)))
     st.caption("The precise classifier rejects when its top posterior is below 1 − d; the credal one rejects "
                "its prior-dependent instances and those whose lower probability of its class is below 1 − d "
-               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC on two-class data only). Mean cost per instance "
-               "over the folds; lower is better.")
+               f"({', '.join(REJECT_CLASSIFIERS)}; with more than two classes the NCC where no other class "
+               "has missing training values on the instance's features). Mean cost per instance over the "
+               "folds; lower is better.")
+    again = (st.button("Compute the reject costs again", key="cmp_reject_again")
+             if st.session_state.get("cmp_reject_interrupted") else False)
+    if interrupted("cmp_reject_", again):
+        st.warning("The reject-option run was stopped before it finished; nothing from it was kept.")
+        return
     rows = []
-    for title, key, X, y, numeric, non_mar, selection in prepared:
-        table = reject_table(f"{key}|{selection}", X, y, numeric, non_mar, protocol)
-        at_d = table[(table["d"] - float(d)).abs() < 1e-9]
-        for model, part in at_d.groupby("model", sort=False):
-            both = part.set_index("classifier")
-            rows.append({"data set": title, "classifier": model,
-                         "cost, precise": round(both.loc["precise", "cost"], 4),
-                         "cost, credal": round(both.loc["credal", "cost"], 4),
-                         "rejected, precise": round(both.loc["precise", "rejected"], 3),
-                         "rejected, credal": round(both.loc["credal", "rejected"], 3)})
+    with long_run("cmp_reject_", "Stop", "Cancels the reject-option run; the page stays usable."):
+        for title, key, X, y, numeric, non_mar, selection in prepared:
+            table = reject_table(f"{key}|{selection}", X, y, numeric, non_mar, protocol, plain(title))
+            rows += _reject_rows(title, table, d)
     if not rows:
         st.info(f"Choose at least one of {', '.join(REJECT_CLASSIFIERS)} in section 2.")
         return
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="cmp_reject")
+
+
+def _reject_rows(title: str, table: pd.DataFrame, d: float) -> list[dict]:
+    """One row per classifier of one data set's reject table at the cost ``d``."""
+    rows = []
+    for model, part in table[(table["d"] - float(d)).abs() < 1e-9].groupby("model", sort=False):
+        both = part.set_index("classifier")
+        rows.append({"data set": title, "classifier": model,
+                     **{f"{what}, {side}": round(both.loc[side, what], 4 if what == "cost" else 3)
+                        for what in ("cost", "rejected") for side in ("precise", "credal")}})
+    return rows
 
 
 reject_section()

@@ -8,22 +8,19 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app_support.jobs import queued_job
+from app_support.jobs import bar_progress, queued_job
 from app_support.text import cite_chart
 from credal_core.cli.classifiers import ALIASES
-from credal_core.data.counts import labels_as_text
 from credal_core.data.csv_loader import neutralise_formulas
-from credal_core.data.preparation import Preparation
 from credal_core.experiments.compare import (
     DEFAULT_CLASSIFIERS,
     ClassifierSpec,
     available_classifiers,
     compare_classifiers,
 )
-from credal_core.experiments.engine import make_splits
 from credal_core.plots.critical_difference import critical_difference_figure
 from credal_core.plots.paper_001 import FIG7_CLASSIFIERS, fig5_frame, fig6_frame, fig7_figures  # noqa: F401
-from credal_core.reject import reject_costs_of
+from credal_core.reject_cv import D_GRID, reject_cross_validation
 from credal_core.stats import across_datasets
 from credal_core.stats_bayesian import correlated_t_tests, signed_rank_test, signed_rank_tests
 
@@ -40,7 +37,6 @@ MATCH_CHOICES = {"none": "no (fixed significance)", "ncc": "NCC", "cma": "CMA", 
 # the classifiers with exact lower posteriors for the reject option (001 §3.5)
 REJECT_CLASSIFIERS = ("NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT")
 S_ESTIMATORS = ("NCC", "NaiveBayes", "CMA", "CredalDecisionTree", "BMANaive", "InfoGainTree")
-D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))             # d in (0, 1/2)
 
 
 def specs(labels: list[str], s: float, eps: float, alpha: float, *, significance: float = 0.1,
@@ -159,35 +155,26 @@ def fig7_views(results_key: str, *, _summaries: dict) -> dict:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def reject_table(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple, non_mar: tuple,
-                 settings_json: str) -> pd.DataFrame:
-    """The reject option (001 §3.5) under the page's protocol: per fold, every chosen classifier of
-    :data:`REJECT_CLASSIFIERS` fitted on the prepared training rows and
-    :func:`credal_core.reject.reject_costs_of` on the test rows over :data:`D_GRID`; the mean over
-    folds per (classifier, d, precise / credal).  The NCC only with two classes (its exact lower
-    posterior); a classifier refusing a fold is left out of that fold."""
+                 settings_json: str, title: str = "") -> pd.DataFrame:
+    """The reject option (001 §3.5) under the page's protocol
+    (:func:`credal_core.reject_cv.reject_cross_validation` over :data:`D_GRID`): per fold every
+    chosen classifier of :data:`REJECT_CLASSIFIERS` is fitted on the prepared training rows and
+    scored on the test rows; the mean over folds per (classifier, d, precise / credal).  A classifier
+    refusing a fold is left out of that fold (the NCC where a rival class has missing training
+    values on more than two classes: see ``credal_core._ncc_lower``).  The folds run in the worker
+    processes behind the shared queue, like the comparison: Stop cancels the folds not started."""
     settings = json.loads(settings_json)
-    labels, classes = labels_as_text(_y)
     chosen = [spec for spec in specs(settings["clf"], settings["s"], settings["eps"], settings["alpha"])
-              if spec.label in REJECT_CLASSIFIERS and (spec.label != "NCC" or classes.size == 2)]
-    preparation = {"numeric": list(numeric), "discretiser": settings["disc"], "n_bins": settings["bins"],
-                   "missing": settings["missing"], "non_mar": list(non_mar)}
-    parts = []
-    X = _X.reset_index(drop=True)
-    for split in make_splits(labels, protocol="cv", n_splits=settings["folds"], n_repeats=settings["repeats"],
-                             seed=settings["seed"]):
-        prep = Preparation(**preparation)
-        X_train = prep.fit_transform(X.iloc[split.train], labels[split.train])
-        X_test = prep.transform(X.iloc[split.test])
-        for spec in chosen:
-            try:
-                model = spec.make().fit(X_train, labels[split.train], classes=classes)
-                part = reject_costs_of(model, X_test, labels[split.test], list(D_GRID))
-            except (ValueError, NotImplementedError):
-                continue
-            parts.append(part.assign(model=spec.label, split=split.index))
-    columns = ["model", "d", "classifier", "cost", "rejected", "error"]
-    if not parts:
-        return pd.DataFrame(columns=columns)
-    frame = pd.concat(parts, ignore_index=True)
-    return frame.groupby(["model", "d", "classifier"], sort=False, as_index=False)[
-        ["cost", "rejected", "error"]].mean()[columns]
+              if spec.label in REJECT_CLASSIFIERS]
+    if not chosen:
+        return pd.DataFrame(columns=["model", "d", "classifier", "cost", "rejected", "error"])
+    with queued_job("reject-option run") as pool:
+        bar = st.progress(0.0, text=f"{title}: reject option…")
+        try:
+            return reject_cross_validation(
+                _X, _y, specs=chosen, numeric=list(numeric), discretiser=settings["disc"],
+                n_bins=settings["bins"], missing=settings["missing"], non_mar=list(non_mar),
+                n_splits=settings["folds"], n_repeats=settings["repeats"], seed=settings["seed"],
+                d_grid=D_GRID, scheduler=pool, progress=bar_progress(bar, f"{title}: reject option", "folds"))
+        finally:               # a Stop: no half-filled bar left behind
+            bar.empty()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -219,6 +220,10 @@ def test_the_optional_sections_render_from_a_deep_link():
                    "bayes": "1", "rope": "0.02", "sets": "1", "fig001": "1", "reject": "1", "d": "0.3"})
     ids = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
     assert {"cmp_simplex", "cmp_fig5", "cmp_fig6", "cmp_fig7_u65", "cmp_fig7_u80"} <= set(ids)
+    for chart in at.get("plotly_chart"):                  # 001's figures name their paper (a link)
+        if chart.proto.id.rsplit("-", 1)[-1] in {"cmp_fig5", "cmp_fig6", "cmp_fig7_u65", "cmp_fig7_u80"}:
+            title = json.loads(chart.proto.spec)["layout"]["title"]["text"]
+            assert "Corani & Antonucci 2012" in title and "/references#paper-001" in title
     assert sum("-cmp_coverage_" in c.proto.id for c in at.get("plotly_chart")) == 3
     bayesian = [df.value for df in at.dataframe if "P(rope)" in df.value.columns]
     signed, correlated = bayesian                          # across data sets, then per data set
@@ -233,6 +238,18 @@ def test_the_optional_sections_render_from_a_deep_link():
     assert any("coverage guarantee" in m.value and "robust to the prior" in m.value for m in at.markdown)
     at.toggle(key="cmp_bayes").set_value(False).run()
     assert not at.exception and at.query_params["bayes"] == "0"
+
+
+def test_the_reject_option_has_the_ncc_on_three_class_data():
+    at = run_page({"samples": "iris", "clf": "NCC,CMA", "reject": "1", "d": "0.1", "folds": "2",
+                   "repeats": "1"})
+    assert not at.exception and not at.error
+    (reject,) = [df.value for df in at.dataframe if "cost, credal" in df.value.columns]
+    assert list(reject["classifier"]) == ["NCC", "CMA"]
+    assert reject[["cost, precise", "cost, credal"]].stack().between(0, 0.5).all()
+    label = at.toggle(key="cmp_reject").label
+    assert label.startswith("Show the expected cost with a reject option (001")
+    assert "Corani & Antonucci 2012" in label
 
 
 def test_a_many_valued_integer_column_is_named_and_can_be_discretised():

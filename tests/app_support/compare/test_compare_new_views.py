@@ -114,7 +114,7 @@ def test_reject_table_is_the_mean_of_reject_costs_of_over_the_pages_folds(name):
                 "missing": "impute", "folds": 2, "repeats": 1, "seed": 0}
     table = reject_table(f"test-{name}", X, y, (), (), json.dumps(settings))
     labels, classes = labels_as_text(y)
-    assert set(table["model"]) == ({"NCC", "CMA"} if classes.size == 2 else {"CMA"})    # NCC: two classes
+    assert set(table["model"]) == {"NCC", "CMA"}            # the NCC on multi-class data too (no gaps)
     assert sorted(table["d"].unique()) == list(D_GRID)
     parts = []
     for split in make_splits(labels, protocol="cv", n_splits=2, n_repeats=1, seed=0):
@@ -125,4 +125,29 @@ def test_reject_table_is_the_mean_of_reject_costs_of_over_the_pages_folds(name):
         parts.append(reject_costs_of(model, X_test, labels[split.test], list(D_GRID)))
     want = pd.concat(parts).groupby(["d", "classifier"])["cost"].mean().sort_index()
     got = table[table["model"] == "CMA"].set_index(["d", "classifier"])["cost"].sort_index()
+    pdt.assert_series_equal(got, want, check_names=False)
+
+
+def test_reject_table_has_the_ncc_on_three_class_iris_equal_to_a_literal_loop():
+    from app_support.data import sample_bytes
+    from credal_core.data.csv_loader import read_csv_bytes
+    from credal_core.naive.ncc import NCC
+
+    frame = read_csv_bytes(sample_bytes("iris"), name="iris.csv").frame
+    y = frame.pop("class")
+    numeric = tuple(frame.columns)
+    settings = {"clf": ["NCC"], "s": 1.0, "eps": 0.05, "alpha": 0.75, "disc": "mdl", "bins": 5,
+                "missing": "impute", "folds": 2, "repeats": 1, "seed": 0}
+    table = reject_table("test-iris", frame, y, numeric, (), json.dumps(settings))
+    labels, classes = labels_as_text(y)
+    assert classes.size == 3 and set(table["model"]) == {"NCC"}
+    parts = []
+    for split in make_splits(labels, protocol="cv", n_splits=2, n_repeats=1, seed=0):
+        prep = Preparation(numeric=list(numeric), discretiser="mdl", n_bins=5, missing="impute", non_mar=[])
+        X_train = prep.fit_transform(frame.iloc[split.train], labels[split.train])
+        model = NCC(s=1.0).fit(X_train, labels[split.train], classes=classes)
+        parts.append(reject_costs_of(model, prep.transform(frame.iloc[split.test]), labels[split.test],
+                                     list(D_GRID)))
+    want = pd.concat(parts).groupby(["d", "classifier"])["cost"].mean().sort_index()
+    got = table.set_index(["d", "classifier"])["cost"].sort_index()
     pdt.assert_series_equal(got, want, check_names=False)
