@@ -185,3 +185,12 @@ def fitted_cases(make, n_sets, seed_base, case_kw, n_test=3):
         X, y, classes, X_test = random_case(seed, n_test=n_test, **case_kw)
         model = fit_case(make(i), case_kw, X, y, classes)
         yield i, seed, X, y, classes, X_test, model
+
+
+def scenario(scenarios: dict, name: str, scaled: bool = True):
+    """A cross-check scenario: (its seed base, its number of data sets — scaled by the test depth unless
+    ``scaled`` is false —, its other entries).  Each scenario draws from seeds of its own."""
+    from tests._depth import cases
+
+    n_sets, *rest = scenarios[name]
+    return 10_000 * (1 + list(scenarios).index(name)), cases(n_sets) if scaled else n_sets, rest

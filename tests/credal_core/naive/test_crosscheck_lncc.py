@@ -15,13 +15,13 @@ entries must agree to ABS_TOL (the brute force is an optimiser, not exact).
 import numpy as np
 import pytest
 
-from tests._depth import cases
 from tests.credal_core._helpers import (
     assert_no_mismatch,
     class_pairs,
     counts_text,
     encoded_rows,
     fitted_cases,
+    scenario,
     the_package,
 )
 from tests.credal_core.brute_force import encode_instance, lncc_critical_alpha_matrix
@@ -76,9 +76,7 @@ def test_scenarios_cover_160_data_sets():
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_lncc_critical_alpha_matches_brute_force(name):
-    n_sets, case_kw, include, n_test = SCENARIOS[name]
-    n_sets = cases(n_sets)
-    seed_base = 10_000 * (1 + list(SCENARIOS).index(name))
+    seed_base, n_sets, (case_kw, include, n_test) = scenario(SCENARIOS, name)
     compared, strict = _check(name, n_sets, case_kw, include, n_test, seed_base)
     # Not vacuous: many entries are genuine thresholds below 1 (not just "never");
     # unseen values make most entries 1 (a class with a zero count rarely dominates).

@@ -29,6 +29,7 @@ from tests.credal_core._helpers import (
     counts_text,
     encoded_rows,
     fitted_cases,
+    scenario,
     the_package,
 )
 from tests.credal_core.brute_force import encode_instance, ncc_min_ratio_matrix
@@ -87,9 +88,7 @@ def test_scenarios_cover_110_data_sets():
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_ncc_dominance_matches_brute_force(name):
-    n_sets, case_kw, epsilons, s_values = SCENARIOS[name]
-    n_sets = cases(n_sets)
-    seed_base = 10_000 * (1 + list(SCENARIOS).index(name))
+    seed_base, n_sets, (case_kw, epsilons, s_values) = scenario(SCENARIOS, name)
     compared, verdicts = _check(name, n_sets, case_kw, epsilons, s_values, seed_base)
     # The comparison must not be vacuous: both verdicts occur in every scenario.
     assert compared >= n_sets

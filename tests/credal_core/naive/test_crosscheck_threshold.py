@@ -16,6 +16,7 @@ from tests.credal_core._helpers import (
     counts_text,
     encoded_rows,
     fitted_cases,
+    scenario,
     the_package,
 )
 from tests.credal_core.brute_force import (
@@ -72,8 +73,7 @@ def test_scenarios_cover_200_data_sets():
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_threshold_matches_brute_force(name):
-    n_sets, case_kw = SCENARIOS[name]
-    seed_base = 10_000 * (1 + list(SCENARIOS).index(name))
+    seed_base, n_sets, (case_kw,) = scenario(SCENARIOS, name, scaled=False)
     positive, zero = _check(name, n_sets, case_kw, seed_base)
     assert positive >= n_sets  # not vacuous
     if name == "tiny":
@@ -88,8 +88,7 @@ def test_threshold_unseen_values():
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_laplace_label_is_the_exact_argmax(name):
     """The Laplace NBC label (the class the threshold is about), from exact rationals."""
-    n_sets, case_kw = SCENARIOS[name]
-    seed_base = 10_000 * (1 + list(SCENARIOS).index(name))
+    seed_base, n_sets, (case_kw,) = scenario(SCENARIOS, name, scaled=False)
     failures = []
     for _, seed, X, y, _, X_test, model in fitted_cases(_laplace_nbc, n_sets, seed_base, case_kw):
         order = list(model.classes_)
