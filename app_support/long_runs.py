@@ -6,7 +6,7 @@ the previous run was interrupted (nothing was cached: the cached function raised
 user to press Run again instead of silently starting over.
 
 The other kind of long run is the server's own: :func:`warm_in_background` computes a page's slider steps
-in a background thread at a quarter of a core (under ``scripts/serve.sh``), once per process.
+in a background thread at a tenth of a core (under ``scripts/serve.sh``), once per process.
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def long_run(prefix: str, stop_label: str, stop_help: str):
 
 
 # -------------------------------------------------------- a slider's steps, computed in the background
-WARM_SHARE = 0.25             # the share of one core a background computation of steps may take
+WARM_SHARE = 0.1              # the share of one core a background computation of steps may take
 _WARMING: set[str] = set()
 _WARMING_LOCK = threading.Lock()
 

@@ -11,7 +11,7 @@ per s, the AODE* per ε, so a move of one slider never refits the others), and t
 (figures built once, :func:`app_support.figures.shared_figure`). Under ``scripts/serve.sh`` (which sets
 ``CREDAL_WARM=1``) the first view of a data set also starts :func:`warm_steps`: a background thread that
 computes the views at every step of the s slider and then of the ε slider, nearest first from the values
-shown, at a quarter of one core (:func:`app_support.long_runs.warm_in_background`) — a class walking
+shown, at a tenth of one core (:func:`app_support.long_runs.warm_in_background`) — a class walking
 the sliders then finds every step computed.
 """
 from __future__ import annotations
@@ -48,6 +48,7 @@ __all__ = ["DATA", "url_state", "sample_rows", "fitted", "inclusion_view", "tree
 
 DATA = Choice("data", tuple(sample_names()), "weather")      # read first: the row's bound follows it
 D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))    # d in (0, 1/2)
+S_DEFAULT, EPS_DEFAULT = 1.0, 0.01
 S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 51))     # the steps of the s slider, 0.1 to 5
 EPS_GRID = tuple(round(0.001 * k, 3) for k in range(1, 101))  # the steps of the ε slider, 0.001 to 0.1
 # the credal classifier and the name of the precise counterpart whose posterior ``predict_proba`` gives
@@ -59,8 +60,8 @@ def url_state(n_rows: int) -> UrlState:
     """The page's query parameters; ``row`` (the instance shown in the tree) follows the data's rows."""
     return UrlState(
         DATA,
-        Number("s", 1.0, 0.1, 5.0, step=0.1),
-        Number("eps", 0.01, 0.001, 0.1, step=0.001),
+        Number("s", S_DEFAULT, 0.1, 5.0, step=0.1),
+        Number("eps", EPS_DEFAULT, 0.001, 0.1, step=0.001),
         Number("row", 0, 0, n_rows - 1, integer=True),
         Number("depth", 3, 1, 10, integer=True),
         Number("d", 0.2, 0.01, 0.49, step=0.01),
@@ -184,13 +185,21 @@ def reject_view(name: str, s: float, eps: float, n_splits: int = 5, seed: int = 
 
 
 # ---------------------------------------------------------------- the page's views (built once, read only)
-@st.cache_resource(show_spinner=False, max_entries=512)
 def inclusion_charts(name: str, s: float, eps: float) -> dict:
-    """Section 1: CMA's inclusion intervals and the SPODE weights, as two figures."""
+    """Section 1: CMA's inclusion intervals (they depend on s only) and the SPODE weights (on ε only), as
+    two figures, each built once per value. The first view of a data set starts :func:`warm_steps`."""
     _start_warming(name, s, eps)
-    inclusion, spodes = inclusion_view(name, s, eps)
-    return {"inclusion": shared_figure(inclusion_figure(inclusion)),
-            "spodes": shared_figure(spode_weights_figure(spodes))}
+    return {"inclusion": _inclusion_chart(name, s), "spodes": _spodes_chart(name, eps)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def _inclusion_chart(name: str, s: float):
+    return shared_figure(inclusion_figure(inclusion_view(name, s, EPS_DEFAULT)[0]))   # CMA(s): no ε in it
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def _spodes_chart(name: str, eps: float):
+    return shared_figure(spode_weights_figure(inclusion_view(name, S_DEFAULT, eps)[1]))   # AODE(ε): no s
 
 
 @st.cache_resource(show_spinner=False, max_entries=1024)

@@ -185,3 +185,20 @@ def test_the_first_view_of_a_data_set_starts_the_warm_from_its_values_at_the_pag
     assert key == "earlier_credal weather" and len(steps) == len(S_GRID) + len(EPS_GRID) - 1
     expected = model.warm_steps("weather", 1.5, 0.02, 0.2, 3, 0)        # d, depth, row: the defaults
     assert len(expected) == len(steps)
+
+
+def test_each_section_1_chart_is_built_once_per_its_own_parameter():
+    """CMA's inclusion intervals depend on s only and the SPODE weights on ε only: the charts shown at
+    (s, ε) are those of inclusion_view(name, s, ε) whatever the other parameter was when first built."""
+    from app_support.earlier_credal.figures import inclusion_figure, spode_weights_figure
+    from app_support.earlier_credal.model import inclusion_charts
+    charts = inclusion_charts("balloons", 2.3, 0.047)
+    inclusion, spodes = inclusion_view("balloons", 2.3, 0.047)
+    import plotly.io
+
+    def sent(figure) -> str:                                     # what st.plotly_chart sends
+        return plotly.io.to_json(figure.to_dict(), validate=False)
+    assert sent(charts["inclusion"]) == sent(inclusion_figure(inclusion))
+    assert sent(charts["spodes"]) == sent(spode_weights_figure(spodes))
+    assert inclusion_charts("balloons", 2.3, 0.002)["inclusion"] is charts["inclusion"]
+    assert inclusion_charts("balloons", 0.7, 0.047)["spodes"] is charts["spodes"]
