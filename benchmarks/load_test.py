@@ -44,7 +44,9 @@ Scenarios (``run``):
 session; CPU seconds of the server's process tree per rerun (idle CPU subtracted), the issue's target being
 at most 0.05 s on every page (a class of 100 on 2 cores needs about 0.02 s). Before the moves, ``--opens``
 further sessions open the page one by one (the first session warmed the caches): CPU per first render
-(a class of 100 arriving within a second on 2 cores needs about 0.04 s).
+(a class of 100 arriving within a second on 2 cores needs about 0.04 s). With ``--passes 2`` each page is
+measured again on the same server by a new student making the same moves: what a move costs once a
+classmate (or the background warm of serve.sh) has computed its value.
 
 Server CPU and RSS are summed over the server's process tree (the Streamlit process, or serve.sh with its
 workers and HAProxy) from /proc via psutil. The load generator shares the machine's cores with the server:
@@ -980,7 +982,7 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
     rows = []
     print(f"{'page':<22} {'widget':<44} {'cpu/rerun s':>11} {'max s':>7} {'first s':>7} {'idle s/s':>8} "
           f"{'wall p50 s':>10} {'KB/rerun':>9}", flush=True)
-    for name in pages:
+    for pass_, name in [(k, name) for k in range(1, args.passes + 1) for name in pages]:
         spec = PAGES[name]
         student = Student(url, args.timeout)
         try:
@@ -1013,21 +1015,23 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
                 cpus.append(tree.cpu_seconds() - cpu0 - idle_rate * (time.perf_counter() - t0))
                 sizes.append(student.bytes_received - before_bytes)
                 widget = student.find_for(spec)
-            row = {"page": name, "widget": label, "cpu_per_rerun_s": sum(cpus) / len(cpus),
+            row = {"page": name, "pass": pass_, "widget": label, "cpu_per_rerun_s": sum(cpus) / len(cpus),
                    "cpu_max_s": max(cpus), "cpu_each_s": [round(c, 4) for c in cpus],
                    "cpu_first_render_s": sum(firsts) / len(firsts) if firsts else math.nan,
                    "cpu_first_each_s": [round(c, 4) for c in firsts],
                    "idle_cpu_per_s": idle_rate, "wall_p50_s": quantile(walls, 0.5),
                    "kb_per_rerun": sum(sizes) / len(sizes) / 1024, "errors": student.errors[:5]}
         except Exception as problem:
-            row = {"page": name, "widget": "", "cpu_per_rerun_s": math.nan, "cpu_max_s": math.nan,
+            row = {"page": name, "pass": pass_, "widget": "", "cpu_per_rerun_s": math.nan,
+                   "cpu_max_s": math.nan,
                    "cpu_first_render_s": math.nan,
                    "idle_cpu_per_s": math.nan, "wall_p50_s": math.nan, "kb_per_rerun": math.nan,
                    "errors": [*student.errors[:4], repr(problem)[:300]]}
         finally:
             await student.close()
         rows.append(row)
-        print(f"{name:<22} {row['widget'][:44]:<44} {row['cpu_per_rerun_s']:11.3f} {row['cpu_max_s']:7.3f} "
+        shown = name + (f" ({pass_})" if args.passes > 1 else "")
+        print(f"{shown:<22} {row['widget'][:44]:<44} {row['cpu_per_rerun_s']:11.3f} {row['cpu_max_s']:7.3f} "
               f"{row['cpu_first_render_s']:7.3f} {row['idle_cpu_per_s']:8.4f} {row['wall_p50_s']:10.3f} "
               f"{row['kb_per_rerun']:9.1f}"
               + (f"   errors: {row['errors'][0]}" if row["errors"] else ""), flush=True)
@@ -1148,6 +1152,9 @@ def parse_args(argv=None):
                          help="one student: server CPU seconds per slider rerun, per page")
     cpu.add_argument("--pages", default=",".join(PAGES))
     cpu.add_argument("--reruns", type=int, default=10)
+    cpu.add_argument("--passes", type=int, default=1,
+                     help="go through the pages this many times on the same server: from the second pass on "
+                          "the moves meet values the server has computed (its caches' hit cost; default 1)")
     cpu.add_argument("--opens", type=int, default=3,
                      help="new sessions opening the page after the first (warm caches): CPU per first "
                           "render (default 3)")
