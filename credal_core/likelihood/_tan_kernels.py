@@ -35,8 +35,14 @@ maximum of L on [0, 1], bracketed by :math:`\max(F(0), F(1))` and :math:`\mathrm
 
 a dominates b iff d = min(sup_left - sup_right, 0) <= -TIE and d < log α (the rule of
 :func:`credal_core.likelihood.tan._levels`); a verdict is issued when the bounds prove it either way.
-Items whose path ends are not both reached by a moving cell (g neither 0 nor ∞ at an end), or whose
-sign of log g at 0 or 1 is within its margin, are left open.
+
+**Refinement with float logs** (:func:`_refine`, the few items the look-ups leave open): the bracket of
+α0 is bisected (at real α, where each log costs a call) and the maxima over [0, 1] are bounded by
+branch and bound on cells :math:`[x_1, x_2]`: :math:`\log L \le \mathrm{logaddexp}(A(x_2), B(x_1))`
+(A increases, B decreases there) and L at every evaluated point is a lower bound, with at most
+``2 * _CELLS`` steps per item.  Items whose path ends are not both reached by a moving cell (g neither
+0 nor ∞ at an end), whose sign of log g at a point is within its margin, or that the steps do not
+settle, are left open.
 """
 from __future__ import annotations
 
@@ -49,6 +55,7 @@ from ..naive._lncc_constants import ROUNDING
 __all__ = ["certify", "kernel_tables"]
 
 _LOG2 = float(np.log(2.0))
+_CELLS = 24          # points of [0, 1] per item in the float refinement (:func:`_refine`)
 
 
 def kernel_tables(tan_counts, class_counts):
@@ -95,15 +102,16 @@ def certify(codes, parents, tables, rows, a, b, log_alpha: float):
 
 
 @compiled_kernel(**HELPER_OPTIONS)
-def _side_at(k, d, D, w, sign, logs, out):
-    """Add one side's terms at the integer α = ``k`` to out = [A, B, size] (exponent ``sign``: +1 for
-    a's cells, -1 for b's; w: 0 no row term, 1 own row term, -1 a cell holding its whole row)."""
+def _side_at(x, k, table, d, D, w, sign, logs, out):
+    """Add one side's terms at α to out = [A, B, size]: α = the integer ``k`` with ``table`` (logs of
+    d + αq looked up), else the float ``x`` (np.log).  ``sign``: the exponent, +1 for a's cells, -1
+    for b's; w: 0 no row term, 1 own row term, -1 a cell holding its whole row."""
     for e in range(d.shape[0]):
         if w[e] < 0:
             continue
         de = d[e]
         ca = de + sign                      # A's coefficient (>= 0): the data with the instance labelled a
-        lx = logs[de + sign * k]            # -inf where the cell reaches 0 (an end of the path)
+        lx = logs[de + sign * k] if table else np.log(de + sign * x)    # -inf where the cell reaches 0
         ld = logs[de]
         size = abs(lx) if lx > -np.inf else 0.0
         if de > 0:
@@ -114,7 +122,7 @@ def _side_at(k, d, D, w, sign, logs, out):
             out[0] += ca * lx
         if w[e] > 0:                        # D > d >= 0: both logs finite on the path
             De = D[e]
-            lX = logs[De + sign * k]
+            lX = logs[De + sign * k] if table else np.log(De + sign * x)
             lD = logs[De]
             out[1] -= De * (lX - lD)
             out[0] -= (De + sign) * lX - De * lD
@@ -125,14 +133,95 @@ def _side_at(k, d, D, w, sign, logs, out):
 
 
 @compiled_kernel(**HELPER_OPTIONS)
-def _eval(k, da, Da, wa, db, Db, wb, logs, rounding, out):
-    """out = [A, B, size] at the integer α = k; returns the margin of A and of B."""
+def _eval(x, k, table, da, Da, wa, db, Db, wb, logs, rounding, out):
+    """out = [A, B, size] at α (see :func:`_side_at`); returns the margin of A and of B."""
     out[0] = 0.0
     out[1] = 0.0
     out[2] = 0.0
-    _side_at(k, da, Da, wa, 1, logs, out)
-    _side_at(k, db, Db, wb, -1, logs, out)
+    _side_at(x, k, table, da, Da, wa, 1, logs, out)
+    _side_at(x, k, table, db, Db, wb, -1, logs, out)
     return rounding * (out[2] + 1.0)
+
+
+@compiled_kernel(**HELPER_OPTIONS)
+def _insert(x, A, B, e, px, pA, pB, pe, n):
+    """Insert the point (x, A, B, margin e) into the first n sorted points; returns n + 1."""
+    i = n
+    while i > 0 and px[i - 1] > x:
+        px[i], pA[i], pB[i], pe[i] = px[i - 1], pA[i - 1], pB[i - 1], pe[i - 1]
+        i -= 1
+    px[i], pA[i], pB[i], pe[i] = x, A, B, e
+    return n + 1
+
+
+@compiled_kernel(**HELPER_OPTIONS)
+def _refine(case, xl, xh, Al, Bl, el, Ah, Bh, eh, A0, B0, e0, A1, B1, e1,  # noqa: C901
+            da, Da, wa, db, Db, wb, logs, rounding, log_alpha, tie, px, pA, pB, pe, out):
+    """Verdict codes (see :func:`_settle`) of an item the integer look-ups left open, by bisection of
+    the bracket [xl, xh] of α0 (A, B and margins at its ends) and branch and bound on [0, 1] with
+    float logs: on a cell [x1, x2] of [0, 1], log L <= logaddexp(A(x2), B(x1)).  ``case`` 0: α0 < 0,
+    1: α0 > 1, 2: α0 in (0, 1) (the bracket's ends are then points of the cells)."""
+    n = _insert(0.0, A0, B0, e0, px, pA, pB, pe, 0)
+    n = _insert(1.0, A1, B1, e1, px, pA, pB, pe, n)
+    if case == 2 and xl > 0.0:
+        n = _insert(xl, Al, Bl, el, px, pA, pB, pe, n)
+    if case == 2 and xh < 1.0:
+        n = _insert(xh, Ah, Bh, eh, px, pA, pB, pe, n)
+    vab, vba = -1, -1
+    for it in range(2 * _CELLS):
+        # bounds of the two sides' sups
+        at_root = max(_LOG2 + Bh - eh, _LOG2 + Al - el) if case == 2 else 0.0
+        lb_l, ub_l, lb_r, ub_r = at_root, -np.inf, at_root, -np.inf
+        best_l, best_r, cell_l, cell_r = -np.inf, -np.inf, -1, -1
+        for i in range(n):
+            f = np.logaddexp(pA[i], pB[i]) - pe[i]
+            if case != 2 or px[i] <= xl:
+                lb_l = max(lb_l, f)
+            if case != 2 or px[i] >= xh:
+                lb_r = max(lb_r, f)
+            if i + 1 < n:
+                ub = np.logaddexp(pA[i + 1], pB[i]) + pe[i] + pe[i + 1]
+                wide = px[i + 1] - px[i] > 1e-12
+                if case != 2 or px[i + 1] <= xh:
+                    ub_l = max(ub_l, ub)
+                    if wide and ub > best_l:
+                        best_l, cell_l = ub, i
+                if case != 2 or px[i] >= xl:
+                    ub_r = max(ub_r, ub)
+                    if wide and ub > best_r:
+                        best_r, cell_r = ub, i
+        if case == 0:                       # left: log 2 + B(α0), B increasing on α <= 0
+            vab, _ = _settle(_LOG2 + Bl - el, _LOG2 + Bh + eh, lb_r, ub_r, log_alpha, tie)
+            vba = 0
+        elif case == 1:                     # right: log 2 + B(α0), B decreasing on α >= 0
+            _, vba = _settle(lb_l, ub_l, _LOG2 + Bh - eh, _LOG2 + Bl + el, log_alpha, tie)
+            vab = 0
+        else:
+            vab, vba = _settle(lb_l, ub_l, lb_r, ub_r, log_alpha, tie)
+        if (vab >= 0 and vba >= 0) or n + 2 > px.shape[0]:
+            break
+        if it % 2 == 0:                     # narrow the bracket of α0
+            if xh - xl <= 1e-12 * max(1.0, abs(xl), abs(xh)):
+                continue
+            m = 0.5 * (xl + xh)
+            em = _eval(m, 0, False, da, Da, wa, db, Db, wb, logs, rounding, out)
+            lgm = out[0] - out[1]
+            if lgm > 2 * em:
+                xh, Ah, Bh, eh = m, out[0], out[1], em
+            elif lgm < -2 * em:
+                xl, Al, Bl, el = m, out[0], out[1], em
+            else:
+                break
+            if case == 2:
+                n = _insert(m, out[0], out[1], em, px, pA, pB, pe, n)
+        else:                               # split the cell of largest bound (of an open side)
+            i = cell_r if (case == 0 or (case == 2 and it % 4 == 3)) else cell_l
+            if i < 0:
+                continue
+            m = 0.5 * (px[i] + px[i + 1])
+            em = _eval(m, 0, False, da, Da, wa, db, Db, wb, logs, rounding, out)
+            n = _insert(m, out[0], out[1], em, px, pA, pB, pe, n)
+    return vab, vba
 
 
 @compiled_kernel(**HELPER_OPTIONS)
@@ -160,6 +249,10 @@ def _certify_items(codes, par, off, toff, kp1, kj1, cnt, tot, nc, logs, rows, a,
     Db = np.zeros(E, np.int64)
     wb = np.zeros(E, np.int64)
     out = np.zeros(3)
+    px = np.empty(2 * _CELLS + 8)
+    pA = np.empty(2 * _CELLS + 8)
+    pB = np.empty(2 * _CELLS + 8)
+    pe = np.empty(2 * _CELLS + 8)
     for i in range(rows.shape[0]):
         r, ca, cb = rows[i], a[i], b[i]
         da[0] = nc[ca]
@@ -187,9 +280,9 @@ def _certify_items(codes, par, off, toff, kp1, kj1, cnt, tot, nc, logs, rows, a,
                 inf_hi = True
         if not (zero_lo and inf_hi):
             continue
-        e0 = _eval(0, da, Da, wa, db, Db, wb, logs, rounding, out)
+        e0 = _eval(0.0, 0, True, da, Da, wa, db, Db, wb, logs, rounding, out)
         A0, B0 = out[0], out[1]
-        e1 = _eval(1, da, Da, wa, db, Db, wb, logs, rounding, out)
+        e1 = _eval(1.0, 1, True, da, Da, wa, db, Db, wb, logs, rounding, out)
         A1, B1 = out[0], out[1]
         F0, F1 = np.logaddexp(A0, B0), np.logaddexp(A1, B1)
         lbM = max(F0 - e0, F1 - e1)
@@ -220,7 +313,7 @@ def _certify_items(codes, par, off, toff, kp1, kj1, cnt, tot, nc, logs, rows, a,
                     step *= 2
                 else:
                     mid = kl + (kh - kl) // 2
-                em = _eval(mid, da, Da, wa, db, Db, wb, logs, rounding, out)
+                em = _eval(0.0, mid, True, da, Da, wa, db, Db, wb, logs, rounding, out)
                 lgm = out[0] - out[1]
                 if lgm > 2 * em:
                     kh, b_kh, e_kh = mid, out[1], em
@@ -232,6 +325,11 @@ def _certify_items(codes, par, off, toff, kp1, kj1, cnt, tot, nc, logs, rows, a,
                         step = 0
                 else:
                     break
+            if v < 0:
+                vab, vba = _refine(0 if left_side else 1, float(kl), float(kh), 0.0, b_kl, e_kl, 0.0, b_kh,
+                                   e_kh, A0, B0, e0, A1, B1, e1, da, Da, wa, db, Db, wb, logs, rounding,
+                                   log_alpha, tie, px, pA, pB, pe, out)
+                v = vab if left_side else vba
             if v >= 0:
                 known[i] = True
                 if left_side:
@@ -242,6 +340,9 @@ def _certify_items(codes, par, off, toff, kp1, kj1, cnt, tot, nc, logs, rows, a,
             common = max(_LOG2 + B1 - e1, _LOG2 + A0 - e0)
             vab, vba = _settle(max(F0 - e0, common), _LOG2 + B0 + e0, max(F1 - e1, common),
                                _LOG2 + A1 + e1, log_alpha, tie)
+            if vab < 0 or vba < 0:
+                vab, vba = _refine(2, 0.0, 1.0, A0, B0, e0, A1, B1, e1, A0, B0, e0, A1, B1, e1, da, Da, wa,
+                                   db, Db, wb, logs, rounding, log_alpha, tie, px, pA, pB, pe, out)
             if vab >= 0 and vba >= 0:
                 known[i] = True
                 ab[i] = vab == 1

@@ -4,8 +4,8 @@ Every verdict the certificates issue must be ``alpha > critical_alpha`` (the exa
 ``pair_critical_alphas``), and ``dominance`` / ``predict_set`` with numba must equal those without it
 (``CREDAL_NUMBA=0``: ``pair_dominance`` alone), on many random small cases: zero counts and unseen test
 values (small samples), ties (a data set and its copy with two classes swapped), and levels on a grid,
-exactly at each pair's critical level and within 1e-9 of it.  ``certify`` runs as Python when numba is
-absent, so the first test checks the certificates' logic either way.
+within 1e-9 of some pairs' critical levels and (for the certificates) at them.  ``certify`` runs as
+Python when numba is absent, so the first test checks the certificates' logic either way.
 """
 from __future__ import annotations
 
@@ -31,10 +31,12 @@ def _case(rng, tie=False):
     return X, y, Xt
 
 
-def _levels(crit, rng):
+def _levels(crit, rng, exact=True):
+    """A grid, and levels within 1e-9 of some pairs' critical levels (and at them with ``exact``)."""
     c = crit[(crit < 1) & (crit > 0)].ravel()
     picks = c[rng.permutation(c.size)[:4]]
-    return sorted({0.0, 0.3, 0.75, 1.0, *picks, *(picks * (1 + 1e-9)), *(picks * (1 - 1e-9))})
+    near = [*(picks * (1 + 1e-9)), *(picks * (1 - 1e-9))]
+    return sorted({0.0, 0.3, 0.75, 1.0, *(picks if exact else ()), *near})
 
 
 @pytest.mark.parametrize("seed", range(cases(40)))
@@ -57,11 +59,13 @@ def test_certificates_are_the_exact_verdicts(seed):
 
 @pytest.mark.parametrize("seed", range(cases(40)))
 def test_fast_route_equals_slow_route(seed, monkeypatch):
-    """dominance and predict_set with the certificates (numba) equal the numpy route's."""
+    """dominance and predict_set with the certificates (numba) equal the numpy route's.  Not at a
+    critical level itself: there the slow route's bounds and its exact levels agree only up to
+    rounding (the certificates leave such pairs open, as the first test checks)."""
     rng = np.random.default_rng(5000 + seed)
     X, y, Xt = _case(rng, tie=seed % 3 == 0)
     crit = LTANC().fit(X, y).critical_alpha(Xt)
-    for level in _levels(crit, rng):
+    for level in _levels(crit, rng, exact=False):
         model = LTANC(alpha=float(level)).fit(X, y)
         monkeypatch.setenv("CREDAL_NUMBA", "1")
         fast_dom, fast_set = model.dominance(Xt), model.predict_set(Xt)
