@@ -114,6 +114,21 @@ def experiment_of(lesson_id: str, step_id: str, key: str, seed: int) -> float:
     return float(_step(lesson_id, step_id).experiment.run(json.loads(key), int(seed)))
 
 
+def initial_value(widget, params: dict):
+    """The live widget's value before the student moves it (what the slider or toggle starts at)."""
+    if widget.kind == "toggle":
+        return bool(params.get(widget.name, True))
+    return min(max(float(params.get(widget.name, widget.lo)), widget.lo), widget.hi)
+
+
+def prepare(lesson_id: str, step, question: Question) -> None:
+    """Compute the question's answer and its figure at the widget's first value with the question (cached
+    for every session: a class answering at once, or a teacher's first look, then finds them ready)."""
+    solution_of(lesson_id, step.id, params_key(question.params))
+    figure_of(lesson_id, step.id, params_key({**question.params,
+                                              step.widget.name: initial_value(step.widget, question.params)}))
+
+
 def grade(lesson_id: str, step, question: Question, answer) -> Verdict:
     """``step.question.grade`` with the solution computed once per question (shared)."""
     return step.question.grade(question, answer,
@@ -176,11 +191,10 @@ def live_view(lesson_id: str, step, index: int, params: dict, key: str, seed: in
     left, right = columns_for_present((1, 2))   # beside each other in presentation mode
     with left:
         if widget.kind == "toggle":
-            value = st.toggle(widget.label, value=bool(params.get(widget.name, True)), key=key + "w",
+            value = st.toggle(widget.label, value=initial_value(widget, params), key=key + "w",
                               help=widget.help or None)
         else:
-            start = min(max(float(params.get(widget.name, widget.lo)), widget.lo), widget.hi)
-            value = st.slider(widget.label, float(widget.lo), float(widget.hi), start,
+            value = st.slider(widget.label, float(widget.lo), float(widget.hi), initial_value(widget, params),
                               step=float(widget.step), key=key + "w", help=widget.help or None)
         shown = {**params, widget.name: value}
         target = registered(step.page)
@@ -257,6 +271,7 @@ def render_step(lesson, index: int, seed: int, hooks: Hooks) -> None:
     if step.formula:
         st.latex(step.formula)
     question = question_of(lesson.id, step.id, int(seed))
+    prepare(lesson.id, step, question)
     key = f"{KEY}{lesson.id}_{step.id}_{seed}_"
     experiment_seed = seed if hooks.experiment_seed is None else hooks.experiment_seed
     if step.experiment is not None and hooks.on_experiment is not None:
