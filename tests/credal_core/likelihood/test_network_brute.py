@@ -125,12 +125,17 @@ class Problem:
         return np.concatenate(parts, axis=1)
 
 
-@pytest.mark.parametrize("seed", range(cases(40)))
-def test_profile_matches_constrained_optimiser(seed):
-    rng = np.random.default_rng(1000 + seed)
+def random_problem(seed):
+    """(rng, profile, Problem) of a random graph, data and function drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
     net, _ = random_case(rng)
     prof, spec = random_function(net, rng)
-    prob = Problem(net, spec)
+    return rng, prof, Problem(net, spec)
+
+
+@pytest.mark.parametrize("seed", range(cases(40)))
+def test_profile_matches_constrained_optimiser(seed):
+    rng, prof, prob = random_problem(1000 + seed)
     if prof.flat:
         # lik_g ≡ 1: g can take any value at no cost in likelihood
         assert np.all(prof(np.array([0.0, 0.5, 2.0, np.inf])) == 1.0)
@@ -155,10 +160,7 @@ def test_profile_matches_constrained_optimiser(seed):
 
 @pytest.mark.parametrize("seed", range(cases(60)))
 def test_profile_is_the_upper_envelope_of_random_parameters(seed):
-    rng = np.random.default_rng(5000 + seed)
-    net, _ = random_case(rng)
-    prof, spec = random_function(net, rng)
-    prob = Problem(net, spec)
+    rng, prof, prob = random_problem(5000 + seed)
     thetas = prob.sample(rng, 400)
     with np.errstate(divide="ignore", invalid="ignore"):
         lg = np.array([prob.log_g(t) for t in thetas])
@@ -173,12 +175,9 @@ def test_profile_is_the_upper_envelope_of_random_parameters(seed):
 def test_path_points_are_attained(seed):
     """Each path point (g(θ[α]), lik(θ[α])) is a real parameter's value: rebuild θ[α] = <d + α q>
     from the counts and check g and lik by the definition."""
-    rng = np.random.default_rng(9000 + seed)
-    net, _ = random_case(rng)
-    prof, spec = random_function(net, rng)
+    _, prof, prob = random_problem(9000 + seed)
     if prof.flat:
         return
-    prob = Problem(net, spec)
     path = prof.path(7)
     for alpha, gamma, lik in path.to_numpy():
         theta = np.concatenate([(d + alpha * q) / (d + alpha * q).sum() for d, q in zip(prob.d, prob.q)])
