@@ -33,6 +33,11 @@ the profile is unimodal with its maximum 1 at :math:`\alpha = 0` (the MLE :math:
 cell holding its whole row (:math:`d_e = D_e`, the papers' :math:`0/0 = 1`) contributes nothing for
 any α but still bounds α.  γ → α is a bracketed root of the increasing :math:`\log g(\theta[\alpha])`.
 
+**With the instance** (``profile_ratio(..., include_instance=True)``, paper 000 §4 on any graph): the
+likelihood times :math:`P_\theta(a, \text{rest}) + P_\theta(b, \text{rest})`, whose profile is
+:math:`(1+\gamma)` times Theorem 1's profile of the counts plus the instance labelled b, renormalised
+(:mod:`credal_core.likelihood.instance_ratio`).
+
 **Missing values are refused**: with a missing parent the likelihood of that row is a sum over
 its values, which is not of Theorem 1's product form (paper 003 §3.1 assumes complete data).
 
