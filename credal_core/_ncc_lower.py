@@ -36,8 +36,21 @@ function is convex.  For fixed ``u`` the sum of convex :math:`g_r` over the face
     \varphi_r(u) = q(u)\,g_r(1-u) + K_r\,q(u),\quad K_r = \sum_{r' \ne c, r} g_{r'}(0).
 
 When a rival has missing values (:math:`N_j(r) < N(r)`) ``g_r`` can be concave and splitting its
-share beats every vertex (two equal such rivals: :math:`2g(V/2) > g(V) + g(0)`); that case is not
-solved here (NaN) with three or more classes; with two the one rival takes the whole share.
+share beats every vertex (two equal such rivals: :math:`2g(V/2) > g(V) + g(0)`).  Convexity is then
+checked by a sufficient certificate: with :math:`\delta_j = N(r) - N(r, x_j) \ge e_j = N(r) - N_j(r)
+\ge 0`, :math:`F(y) = \prod_j (1 - \delta_j y)/(1 - e_j y)` and (writing
+:math:`p_j = \delta_j/(1-\delta_j y)`, :math:`q_j = e_j/(1 - e_j y)`, :math:`A_j = p_j - q_j \ge 0`)
+
+.. math:: \frac{F''}{F} = (\log F)'' + ((\log F)')^2 = 2\Big[\sum_{i<j} A_i A_j - \sum_j q_j A_j\Big];
+
+:math:`A_j` and :math:`q_j` grow with y, and the bracket is :math:`\sum_j A_j b_j` with
+:math:`b_j = \tfrac12\sum_{i \ne j} A_i - q_j`; on a piece :math:`[y_1, y_2]` of
+:math:`y \in [1/(N(r)+\sigma), 1/N(r)]`, :math:`b_j \ge \beta_j = \tfrac12\sum_{i\ne j} A_i(y_1) - q_j(y_2)`,
+so the bracket is at least :math:`\sum_j A_j(y_1)\beta_j` over the :math:`\beta_j \ge 0` plus
+:math:`\sum_j A_j(y_2)\beta_j` over the :math:`\beta_j < 0`; when that is :math:`\ge 0` on each of
+:data:`_PIECES` pieces, ``g_r`` is convex and the vertex argument holds.  A rival that fails the
+certificate (with three or more classes; with two the one rival takes the whole share) leaves the
+lower posterior NaN: splitting the share may then beat every vertex, and that case is not solved here.
 
 **The one-dimensional problem.**  :math:`\varphi_r` is the sum of two log-concave functions and can
 have two local maxima (an interior one and u = 1), so no single root is its maximiser.  It is solved
@@ -59,6 +72,7 @@ from .data.counts import MISSING, Gather
 __all__ = ["ncc_lower_posterior_multiclass", "shifted_counts", "TOLERANCE"]
 
 TOLERANCE = 1e-12          # relative width of the certified bracket of R* (absolute in log R*)
+_PIECES = 32               # sub-intervals of the convexity certificate of a rival with gaps
 _MAX_LEVELS = 200
 
 
@@ -77,6 +91,25 @@ def shifted_counts(model):
             for t, c in zip(tables.extended_counts(), tables.categories)]
     den = tables.present_counts() + s * eps / n_classes
     return s * (1 - eps), n_values, big_n, cell, den
+
+
+def _certified_convex(sigma, n_r, a_r, d_r, on, pieces: int = _PIECES) -> np.ndarray:
+    r"""Bool (k,): :math:`g_r` is convex on v in [0, 1], by a sufficient certificate (see the module
+    docstring); ``n_r`` (k,), ``a_r``, ``d_r``, ``on`` (k, m) per (instance, rival) pair."""
+    n_r = n_r[:, None, None]
+    delta = np.where(on, n_r[:, :, 0] - a_r, 0.0)[:, None, :]                     # (k, 1, m)
+    e = np.where(on, n_r[:, :, 0] - d_r, 0.0)[:, None, :]
+    edges = 1 / (n_r[:, :, 0] + sigma * np.linspace(1, 0, pieces + 1)[None, :])   # y = 1/w, increasing
+    y1, y2 = edges[:, :-1, None], edges[:, 1:, None]                              # (k, P, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        def parts(y):
+            p, q = delta / (1 - delta * y), e / (1 - e * y)
+            return p - q, q                                                       # A_j >= 0, q_j >= 0
+        a1, _ = parts(y1)
+        a2, q2 = parts(y2)
+        beta = 0.5 * (a1.sum(axis=2, keepdims=True) - a1) - q2        # <= (1/2) sum_{i != j} A_i - q_j
+        bound = np.where(beta >= 0, a1 * beta, np.nan_to_num(a2 * beta, nan=-np.inf)).sum(axis=2)
+    return np.all(bound >= 0, axis=1)
 
 
 def _logsumexp_except(values: np.ndarray, excluded: np.ndarray) -> np.ndarray:
@@ -191,6 +224,9 @@ def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray)
     incomplete[rows, target] = False
     if n_classes == 2:                                     # one rival takes the whole share anyway
         incomplete[:] = False
+    gi, gr = np.nonzero(incomplete)
+    if gi.size and sigma > 0:                              # gaps, yet g_r certified convex: a vertex again
+        incomplete[gi, gr] = ~_certified_convex(sigma, big_n[gr], cnt[gi, gr], den[gr], w_all[gi, gr])
     out = np.full(n, np.nan)
     out[~has_act] = big_n[target[~has_act]] / (big_n.sum() + sigma)
     out[blocked] = 0.0
