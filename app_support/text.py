@@ -65,8 +65,13 @@ def _short_name(paper: str) -> str:
 def cite_plain(text: str) -> str:
     """``text`` (the page's own, never user text) with each paper number followed by its authors and year,
     for places that take no link (select-box options, table cells): ``"001 Fig. 5"`` →
-    ``"001 Fig. 5 (Corani & Antonucci 2012)"``."""
-    return _CITATION.sub(lambda m: f"{m.group(0)} ({_short_name(m.group(1))})", text)
+    ``"001 Fig. 5 (Corani & Antonucci 2012)"``; at the end of a parenthesis after a comma instead, not in
+    a second one: ``"median split (004)"`` → ``"median split (004, Li, De Bock & de Cooman 2019)"``."""
+    def named(match: re.Match) -> str:
+        closes = match.string.startswith(")", match.end())
+        name = _short_name(match.group(1))
+        return f"{match.group(0)}, {name}" if closes else f"{match.group(0)} ({name})"
+    return _CITATION.sub(named, text)
 
 
 def cite_chart(text: str) -> str:

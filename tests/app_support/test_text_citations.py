@@ -45,6 +45,10 @@ def test_cite_plain_names_authors_and_year_after_each_paper_number():
     assert cite_plain("003 Example 2 and 004") == ("003 Example 2 (Cattaneo 2010) and "
                                                    "004 (Li, De Bock & de Cooman 2019)")
     assert cite_plain("10,000 rows, α = 0.001") == "10,000 rows, α = 0.001"      # not citations
+    # closing a parenthesis: after a comma, not in parentheses within parentheses
+    assert cite_plain("median split (004) and MDL (supervised; 001 §3)") == (
+        "median split (004, Li, De Bock & de Cooman 2019) and "
+        "MDL (supervised; 001 §3, Corani & Antonucci 2012)")
 
 
 def test_cite_chart_links_each_paper_number_to_its_reference_entry():

@@ -8,7 +8,8 @@ hover texts.  A paper number is *named* when it is
 * the text of a link to its References entry (``app_support.text.cite`` / ``paper_link`` in markdown,
   ``cite_chart``'s ``<a href="/references#paper-N">`` in a chart), or
 * followed by its authors and year (``app_support.text.cite_plain``: ``"001 Fig. 5 (Corani & Antonucci
-  2012)"``), where a link cannot go (options, cells, labels);
+  2012)"``, ``"median split (004, Li, De Bock & de Cooman 2019)"``), where a link cannot go (options,
+  cells, labels);
 
 any other is *bare*, and the test fails naming each bare one with the page, the element and its text.
 """
@@ -55,7 +56,8 @@ def bare_numbers(text: str) -> list[str]:
     text = _LINKED_HTML.sub(gone, _LINKED_MD.sub(gone, text.replace("\\&", "&")))     # TeX's \& is &
     bare = []
     for match in _CITATION.finditer(text):
-        if not text[match.end():].startswith(f" ({_short_name(match.group(1))})"):
+        name = _short_name(match.group(1))
+        if not text.startswith((f" ({name})", f", {name})"), match.end()):
             bare.append(match.group(0))
     return bare
 
@@ -142,6 +144,7 @@ def test_the_check_finds_bare_numbers_and_accepts_named_ones():
     assert bare_numbers("as in 000 Ex. 2 and 004") == ["000 Ex. 2", "004"]
     assert bare_numbers(cite("as in 000 Ex. 2 and 004")) == []
     assert bare_numbers(cite_plain("001 Fig. 5: safe instances")) == []
+    assert bare_numbers(cite_plain("Selector (004)")) == [] and bare_numbers("Selector (004, x)") == ["004"]
     assert bare_numbers(cite_chart("003 Example 2, likelihood")) == []
     assert bare_numbers("10,000 rows, α = 0.001, preset=000-ex2") == []
     # a link or an authors' name must be the paper's own
