@@ -204,8 +204,8 @@ def _branch_and_bound(fun, n_pairs: int) -> np.ndarray:
 def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray) -> np.ndarray:
     """Lower posterior of class ``target[i]`` (positions) under a fitted NCC, any number of classes (n,).
 
-    NaN where a rival class has missing training values on an active feature (see the module
-    docstring); features declared non-MAR raise ``NotImplementedError``."""
+    NaN where a rival class with missing training values on an active feature fails the convexity
+    certificate (see the module docstring); features declared non-MAR raise ``NotImplementedError``."""
     sigma, n_values, big_n, cell, den = shifted_counts(model)
     den = den.T                                                                        # N_j(k) (C, m)
     n_classes = big_n.size

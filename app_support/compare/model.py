@@ -160,9 +160,10 @@ def reject_table(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple,
     (:func:`credal_core.reject_cv.reject_cross_validation` over :data:`D_GRID`): per fold every
     chosen classifier of :data:`REJECT_CLASSIFIERS` is fitted on the prepared training rows and
     scored on the test rows; the mean over folds per (classifier, d, precise / credal).  A classifier
-    refusing a fold is left out of that fold (the NCC where a rival class has missing training
-    values on more than two classes: see ``credal_core._ncc_lower``).  The folds run in the worker
-    processes behind the shared queue, like the comparison: Stop cancels the folds not started."""
+    refusing a fold is left out of that fold (the NCC when, with more than two classes and missing
+    training values, a lower posterior is not available: see ``credal_core._ncc_lower``).  The folds
+    run in the worker processes behind the shared queue, like the comparison: Stop cancels the folds
+    not started."""
     settings = json.loads(settings_json)
     chosen = [spec for spec in specs(settings["clf"], settings["s"], settings["eps"], settings["alpha"])
               if spec.label in REJECT_CLASSIFIERS]
