@@ -720,12 +720,7 @@ async def slider_student(url: str, spec: PageSpec, outcome: Outcome, moves: int,
     student = Student(url, timeout)
     first, reruns = None, []
     try:
-        first = await student.open(spec.url_path, spec.query)
-        if spec.press:
-            button = student.find("button", spec.press)
-            if button is None:
-                raise ProtocolError(f"no button matching {spec.press!r} on page {spec.name}")
-            first += await student.submit(button)
+        first = await _open_pressed(student, spec)
         widget = student.find_for(spec)
         if start_moving is not None:
             await start_moving.wait()
@@ -820,14 +815,25 @@ def table_line(row: dict) -> str:
 
 
 # ---------------------------------------------------------------- scenarios
+async def _open_pressed(student: "Student", spec: PageSpec) -> float:
+    """Open ``spec``'s page and press its button if it has one (a lesson step's "Show the answer": its
+    slider and figure come after the answer); the seconds both took, a student's first render."""
+    seconds = await student.open(spec.url_path, spec.query)
+    if spec.press:
+        button = student.find("button", spec.press)
+        if button is None:
+            raise ProtocolError(f"no button matching {spec.press!r} on page {spec.name}")
+        seconds += await student.submit(button)
+    return seconds
+
+
 async def warm_up(url: str, pages: list[str], sessions: int, timeout: float) -> None:
     """Open each page ``sessions`` times at once (so every worker behind the proxy gets one) and close:
     imports and the default view's caches are warm, as after the teacher's own visit."""
     for name in pages:
         spec = PAGES[name]
         students = [Student(url, timeout) for _ in range(sessions)]
-        results = await asyncio.gather(*(s.open(spec.url_path, spec.query) for s in students),
-                                       return_exceptions=True)
+        results = await asyncio.gather(*(_open_pressed(s, spec) for s in students), return_exceptions=True)
         for student in students:
             await student.close()
         problems = [r for r in results if isinstance(r, Exception)]
@@ -963,12 +969,7 @@ async def _first_render_cpu(url: str, spec: PageSpec, args, tree: ProcessTree,
         student = Student(url, args.timeout)
         try:
             cpu0, t0 = tree.cpu_seconds(), time.perf_counter()
-            await student.open(spec.url_path, spec.query)
-            if spec.press:
-                button = student.find("button", spec.press)
-                if button is None:
-                    raise ProtocolError(f"no button matching {spec.press!r} on page {spec.name}")
-                await student.submit(button)
+            await _open_pressed(student, spec)
             await asyncio.sleep(args.settle)
             cpus.append(tree.cpu_seconds() - cpu0 - idle_rate * (time.perf_counter() - t0))
         finally:
@@ -986,7 +987,7 @@ async def cpu_per_rerun(url: str, args, tree: ProcessTree) -> list[dict]:
         spec = PAGES[name]
         student = Student(url, args.timeout)
         try:
-            await student.open(spec.url_path, spec.query)
+            await _open_pressed(student, spec)
             widget = student.find_for(spec)
             label = widget.proto.label
             # idle rate of the tree (websocket pings, HAProxy checks), subtracted from every reading; it is
