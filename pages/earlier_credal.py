@@ -103,6 +103,6 @@ reject = reject_section(name, s, eps, d)
 show_chart(reject["figure"], key="ec_reject")
 st.dataframe(reject["table"], hide_index=True, key="ec_reject_table")
 st.caption(f"At d = {d:.2f}: mean over stratified cross-validation folds. Lower probabilities are exact: the "
-           "IDM's for the [NCC](/glossary#ncc) (two-class data only), the credal set of priors for CMA, "
+           "IDM's for the [NCC](/glossary#ncc), the credal set of priors for CMA, "
            "BMA-AODE* and "
            "COMP-AODE*, the leaf's IDM interval for the CDT.")

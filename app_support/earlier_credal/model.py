@@ -167,13 +167,11 @@ def model_folds(name: str, model_name: str, value: float, n_splits: int = 5,
 @st.cache_resource(show_spinner=False, max_entries=256)
 def reject_view(name: str, s: float, eps: float, n_splits: int = 5, seed: int = 0) -> pd.DataFrame:
     """The reject option (001 §3.5) by stratified ``n_splits``-fold cross-validation (fewer folds when a
-    class has fewer rows): per fold each credal classifier of :data:`REJECT_MODELS` (the NCC on
-    two-class data only) is fitted on the training rows and ``reject_costs_of`` scores the test rows over
-    :data:`D_GRID` (:func:`model_folds`); the mean over folds. Columns: ``model``, ``d``, ``classifier``
-    ("precise" / "credal"), ``cost``, ``rejected``, ``error``, and ``label`` (the line's name). Read only."""
-    _, y = cached_sample(name)
-    _, classes = labels_as_text(y)
-    names = (["NCC"] if classes.size == 2 else []) + ["CMA", "BMA-AODE*", "COMP-AODE*", "CDT"]
+    class has fewer rows): per fold each credal classifier of :data:`REJECT_MODELS` is fitted on the
+    training rows and ``reject_costs_of`` scores the test rows over :data:`D_GRID` (:func:`model_folds`); the
+    mean over folds. Columns: ``model``, ``d``, ``classifier`` ("precise" / "credal"), ``cost``,
+    ``rejected``, ``error``, and ``label`` (the line's name). Read only."""
+    names = ["NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT"]
     folds = {m: model_folds(name, m, eps if m.endswith("AODE*") else s, n_splits, seed) for m in names}
     parts = [part.assign(model=m) for k in range(len(folds[names[0]])) for m in names
              if (part := folds[m][k]) is not None]                      # fold by fold, as one loop would
