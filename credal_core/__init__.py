@@ -39,7 +39,9 @@ Module map (every module, grouped; models never import the experiments)::
     │   ├── profile         PairProfile: one instance, two classes (teaching)
     │   ├── pair_input      a two-class problem for PairProfile as whole-number counts
     │   ├── network         NetworkLikelihood: paper 003's Theorem 1 on any DAG (joint, ratio profiles)
-    │   └── tan             LTANC: the likelihood-based credal TAN (Chow-Liu tree given the class)
+    │   ├── instance_ratio  a ratio profile with the instance in the likelihood (000 §4; two peaks)
+    │   ├── tan             LTANC: the likelihood-based credal TAN (Chow-Liu tree given the class)
+    │   └── _tan_kernels    compiled certificates of the LTANC's verdicts (numba)
     ├── aode/               paper 001: aode, bma, compression, credal (the * versions), summary
     │                       (display views); _spode, _ensemble, _dominance, _kernels (numba)
     ├── model_averaging/    Dash & Cooper's product form over naive feature subsets: bma_naive (BMANaive),
@@ -47,12 +49,16 @@ Module map (every module, grouped; models never import the experiments)::
     ├── tree/               credal_decision_tree (CredalDecisionTree), info_gain_tree (InfoGainTree),
     │                       _grow (level-wise ID3), _entropy (IDM upper entropy)
     ├── reject              001 §3.5: reject option, exact lower posteriors, costs over d
+    ├── _ncc_lower          the NCC's exact lower posterior with more than two classes (branch and bound)
+    ├── reject_cv           the reject option's cross-validation fold (run by the experiments' engine)
     ├── conformal           split and Mondrian conformal sets over the NBC's / AODE's probabilities (crepes)
     ├── selection/          paper 004: threshold (ThresholdSelector), plane, encoded, sfs
     ├── resampling          seeded repeated stratified k-fold and hold-out
     ├── metrics, stats      credal indicators (discounted accuracy, u65, …); Friedman, Nemenyi, Wilcoxon
     ├── stats_bayesian      Bayesian signed-rank and correlated t-tests (baycomp)
-    ├── cli/                python -m credal_core compare: classifiers (aliases), compare, report
+    ├── cli/                python -m credal_core compare: classifiers (aliases), compare, report, figures
+    ├── plots/              plotly figure builders shared by the app and the CLI (the app extra): paper_001
+    │                       (001 Figs. 5-7), critical_difference (Demšar's diagram)
     ├── __main__            the command line's entry point
     └── experiments/        engine (splits, fold runs, the one aggregation rule: summarise), runner
                             (joblib / Dask), evaluate, sweeps, generator, compare, determinacy,
