@@ -19,6 +19,7 @@ Why each piece (measured; see docs/serving_a_class.md):
 """
 from __future__ import annotations
 
+import http.client
 import os
 import secrets
 import shutil
@@ -58,11 +59,13 @@ def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def healthy(host: str, port: int) -> bool:
-    """Streamlit's ``/_stcore/health`` answers 200."""
+    """Streamlit's ``/_stcore/health`` answers 200.  Anything else is "not (yet) healthy": a refused or
+    reset connection, a time-out, or a reply that is not HTTP (a worker still starting, or another
+    program on the port: http.client's BadStatusLine is no OSError)."""
     try:
         with urllib.request.urlopen(f"http://{host}:{port}/_stcore/health", timeout=2) as response:
             return response.status == 200
-    except OSError:
+    except (OSError, http.client.HTTPException):
         return False
 
 

@@ -93,3 +93,23 @@ def test_the_proxy_sets_the_worker_cookie_and_its_exit_stops_the_supervisor(supe
     with pytest.raises(Stop) as stop:
         supervisor.step()
     assert stop.value.status == 1 and "HAProxy exited" in supervisor.messages[-1]
+
+
+def test_a_reply_that_is_not_http_is_not_healthy():
+    """A port that answers something other than HTTP (a worker still starting, another program) is "not
+    healthy", not an exception out of the health check."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        import threading
+
+        def garbage():
+            conn, _ = server.accept()
+            with conn:
+                conn.recv(1024)
+                conn.sendall(b"\x00\x01 not http\r\n\r\n")
+        thread = threading.Thread(target=garbage, daemon=True)
+        thread.start()
+        assert healthy("127.0.0.1", port) is False
+        thread.join(timeout=5)
