@@ -26,13 +26,14 @@ from app_support.classifier_selection.model import (
 )
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
-from app_support.text import cite
+from app_support.text import cite, cite_plain
 from app_support.url_state import UrlState
 
-DATA_LABELS = {"balloons": "Balloons (UCI, 76 rows — 004's data set)", "weather": "Weather (14 rows)",
+DATA_LABELS = {"balloons": cite_plain("Balloons (UCI, 76 rows, as in 004)"), "weather": "Weather (14 rows)",
                "synthetic_nb": "Synthetic naive Bayes (300 rows, 3 classes)",
-               "tic_tac_toe": "Tic-Tac-Toe endgame (UCI, 958 rows — 004's TIC; slower)"}
-MODE_LABELS = {"resubstitution": "resubstitution (004)", "cross_validation": "out-of-fold (5-fold CV)"}
+               "tic_tac_toe": cite_plain("Tic-Tac-Toe endgame (UCI, 958 rows; slower; TIC in 004)")}
+MODE_LABELS = {"resubstitution": cite_plain("resubstitution (004)"),
+               "cross_validation": "out-of-fold (5-fold CV)"}
 SOURCE_LABELS = {"test": "a row of the test set", "typed": "typed in"}
 KEY, T2 = "cs_", "cs_t2_"     # session-state prefixes: the widgets, Table 2's long run
 
@@ -206,7 +207,7 @@ def instance_and_curve() -> None:
             return
     shown = curve_view(*settings, int(k), _curve=st.session_state[KEY + "curve"][1])
     show_chart(shown["figure"], key="accuracy_chart")
-    st.markdown(shown["text"])
+    st.markdown(cite(shown["text"]))
 
 
 @st.fragment

@@ -169,10 +169,11 @@ st.subheader("2 · Classifiers and protocol")
 with st.form("cmp_settings"):
     st.multiselect("Classifiers", CLASSIFIERS, key=KEY + "clf")
     c1, c2, c3 = st.columns(3)
-    c1.selectbox("Discretiser (numeric columns)", list(DISCRETISERS), format_func=DISCRETISERS.get,
-                 key=KEY + "disc")
+    c1.selectbox("Discretiser (numeric columns)", list(DISCRETISERS),
+                 format_func=lambda k: cite_plain(DISCRETISERS[k]), key=KEY + "disc")
     c1.slider("Bins (equal frequency)", 2, 10, key=KEY + "bins")
-    c1.radio("Missing values", list(MISSING_CHOICES), format_func=MISSING_CHOICES.get, key=KEY + "missing")
+    c1.radio("Missing values", list(MISSING_CHOICES), format_func=lambda k: cite_plain(MISSING_CHOICES[k]),
+             key=KEY + "missing")
     c2.slider("Folds", 2, 10, key=KEY + "folds")
     c2.slider("Repetitions", 1, 10, key=KEY + "repeats")
     c2.number_input("Seed", 0, 10**6, key=KEY + "seed")

@@ -12,7 +12,7 @@ from app_support.missing_values.model import dominance_view, sample, scenario, u
 from app_support.missing_values.state import DATA, MAX_STEPS, MECHANISMS, UPLOAD
 from app_support.missing_values.text import MISSING_COUNTS, MISSING_HIDE_HELP, MISSING_INTRO, MISSING_TRY
 from app_support.page import page_setup, show_chart, sync
-from app_support.text import plain
+from app_support.text import cite, plain
 from app_support.uploads import LIMITS
 
 KEY = "mv_"
@@ -46,7 +46,7 @@ def on_data_change() -> None:
 
 # ================================================================ the page
 page_setup("Missing values", STATE, prefix=KEY)
-st.markdown(MISSING_INTRO)
+st.markdown(cite(MISSING_INTRO))
 st.latex(r"a \succ b \iff \min_{\text{completions } v \text{ of the non-MAR values}}\ \inf_{t}"
          r"\frac{P_t(a, \tilde{\mathbf f}_{\text{obs}}, v)}{P_t(b, \tilde{\mathbf f}_{\text{obs}}, v)} > 1")
 

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from app_support.figures import DeclaredFigure
+from app_support.text import cite_plain
 
 # outcome of a training instance -> (legend label, colour); colour-blind-safe (Okabe-Ito), and each its own
 # marker shape, so that no two outcomes differ by hue alone (orange and vermillion did: issue 24)
@@ -113,9 +114,10 @@ def accuracy_vs_k_figure(table: pd.DataFrame, *, k: int | None = None,
         names = [c for c in paper if c != "k"]
         traces.append(dict(
             type="scatter", x=[paper["k"]] * len(names), y=[paper[c] for c in names], mode="markers",
-            meta="paper", name="004 Example 4 (peak, k = 3)",
+            meta="paper", name=cite_plain("peak, k = 3, in 004 Example 4"),
             marker={"symbol": "x", "size": 11, "color": "black"},
-            text=names, hovertemplate="004: %{text}<br>accuracy = %{y:.6f}<extra></extra>",
+            text=names,
+            hovertemplate=cite_plain("in 004") + ": %{text}<br>accuracy = %{y:.6f}<extra></extra>",
         ))
     layout = dict(xaxis={"title": {"text": "k (number of nearest training points)"}},
                   yaxis={"title": {"text": "test accuracy"}},

@@ -76,7 +76,8 @@ register("tree", "InfoGainTree", "Tree (upper entropy)", {"s": 1.0}, "s",
          "ID3 tree split by the IDM upper entropy, majority leaves (precise)")
 register("ltanc", "LTANC", "LTANC_α={alpha:g}", {"alpha": 0.75}, "alpha",
          "likelihood-based credal TAN (paper 003 Theorem 1)")
-register("selector", "ThresholdSelector", "Selector (004)", {}, None, "threshold selector (paper 004)")
+register("selector", "ThresholdSelector", "Selector (Li et al. 2019)", {}, None,
+         "threshold selector (paper 004: Li, De Bock & de Cooman 2019)")
 for _base, _name in (("nbc", "NBC"), ("aode", "AODE")):        # split and Mondrian conformal sets
     register(f"conformal-{_base}", "credal_core.conformal:ConformalClassifier", f"conformal-{_name}",
              {"base": _base, "mondrian": False, "significance": 0.1}, "significance",
@@ -85,6 +86,9 @@ for _base, _name in (("nbc", "NBC"), ("aode", "AODE")):        # split and Mondr
     register(f"mondrian-{_base}", "credal_core.conformal:ConformalClassifier", f"Mondrian-{_name}",
              {"base": _base, "mondrian": True, "significance": 0.1}, "significance",
              f"class-conditional (Mondrian) conformal sets over the {_name}'s probabilities")
+
+# Labels of earlier versions, still accepted: the selector's label named its paper by number only.
+LEGACY_LABELS = {"selector (004)": "selector"}
 
 # The product's default comparison (the app's Compare page): every classifier but the conformal ones.
 DEFAULT_ALIASES = ("nbc", "ncc", "ncc-eps", "lncc", "aode", "bma-aode", "comp-aode", "bma-aode*",
@@ -167,7 +171,8 @@ OVERRIDABLE = {"s": ("nbc", "ncc", "ncc-eps", "cma", "bma-naive", "cdt", "tree")
 def parse_classifiers(items, overrides: dict | None = None) -> list[ClassifierSpec]:
     """Specs of ``items`` (strings such as ``"nbc,ncc-eps:0.05"`` or ``"lncc:alpha=0.3"``), in order.
 
-    The product's labels are accepted too (``NCC_ε=0.05``, ``Selector (004)``).  ``overrides``
+    The product's labels are accepted too (``NCC_ε=0.05``, ``Selector (Li et al. 2019)``, and the older
+    ``Selector (004)``).  ``overrides``
     (``{"s": 2.0, "epsilon": 0.1, "alpha": 0.5}``, the Compare page's sliders) set that parameter of
     the classifiers in :data:`OVERRIDABLE` that do not give it themselves; an override that sets
     nothing is an error (it would be silently ignored).  A ``ValueError`` names an unknown alias or
@@ -176,7 +181,7 @@ def parse_classifiers(items, overrides: dict | None = None) -> list[ClassifierSp
     if isinstance(items, str):
         items = [items]
     labels = {spec.label.lower(): alias for alias in DEFAULT_ALIASES
-              for spec in [ALIASES[alias].spec()]}
+              for spec in [ALIASES[alias].spec()]} | LEGACY_LABELS
     pieces = [p.strip() for item in items for p in str(item).split(",") if p.strip()]
     groups: list[tuple[str, list[str]]] = []
     for piece in pieces:

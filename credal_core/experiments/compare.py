@@ -66,7 +66,7 @@ DEFAULT_CLASSIFIERS = (
     ClassifierSpec("COMP-AODE*", "CredalCompAODE", {"epsilon": 0.01}),
     ClassifierSpec("CMA", "CMA", {"s": 1.0}),
     ClassifierSpec("CDT", "CredalDecisionTree", {"s": 1.0}),
-    ClassifierSpec("Selector (004)", "ThresholdSelector"),
+    ClassifierSpec("Selector (Li et al. 2019)", "ThresholdSelector"),
 )
 
 # The conformal baselines (credal_core.conformal; not in the default comparison): split and Mondrian

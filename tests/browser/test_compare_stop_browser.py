@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
 
 LONG = ("compare?samples=breast_cancer,tic_tac_toe&folds=10&repeats=10"
-        "&clf=NBC,NCC,LNCC_α%3D0.75,Selector%20(004)")
+        "&clf=NBC,NCC,LNCC_α%3D0.75,Selector%20(Li%20et%20al.%202019)")
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,8 @@ def test_the_default_aliases_are_the_products_classifiers():
     ("Comp-AODE*:0.05", "COMP-AODE* (epsilon=0.05)", "CredalCompAODE", {"epsilon": 0.05}),
     ("bma-aode", "BMA-AODE", "BMAAODE", {}),
     ("NCC_ε=0.05", "NCC_ε=0.05", "NCC", {"s": 1.0, "epsilon": 0.05}),      # the product's label
-    ("Selector (004)", "Selector (004)", "ThresholdSelector", {}),
+    ("Selector (Li et al. 2019)", "Selector (Li et al. 2019)", "ThresholdSelector", {}),
+    ("Selector (004)", "Selector (Li et al. 2019)", "ThresholdSelector", {}),        # an earlier label
 ])
 def test_an_alias_gives_its_estimator_parameters_and_label(text, label, estimator, params):
     spec = _one(text)
