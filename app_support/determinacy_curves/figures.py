@@ -70,8 +70,10 @@ def determinacy_vs_d_figure(summary: pd.DataFrame, indicator: str = "determinacy
                             hovertemplate="d = %{x}<br>%{y:.1f}<extra>" + setting + "</extra>")
     label = INDICATOR_LABELS.get(indicator, indicator)
     fig.update_layout(
-        title=cite_chart(f"{label} against the sample size d ({SPREAD}), as in 000 Fig. 5"),
-        xaxis=dict(title="training-set size d", type="log", tickvals=sorted(summary["d"].unique())),
+        # two lines on a phone (a third was cut at the top): the bars' rule goes to the x axis' title
+        title=cite_chart(f"{label.split(' (')[0]} against d, 000 Fig. 5"),
+        xaxis=dict(title=f"training-set size d (bars: {SPREAD})", type="log",
+                   tickvals=sorted(summary["d"].unique())),
         yaxis=dict(title=label + (" (%)" if indicator in PERCENT else "")),
         legend=dict(title="classifier"), template="plotly_white", height=460,
         margin=dict(l=60, r=20, t=60, b=50),

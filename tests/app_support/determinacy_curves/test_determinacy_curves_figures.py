@@ -34,7 +34,7 @@ def _rows(summary: pd.DataFrame, **where) -> pd.DataFrame:
 def test_fig5_bars_are_the_standard_deviation_over_runs(summary, indicator):
     scale = 1 if indicator == "indeterminate_size" else 100
     figure = determinacy_vs_d_figure(summary, indicator)
-    assert SPREAD in figure.layout.title.text and SPREAD == "mean ± sd over runs"
+    assert SPREAD in figure.layout.xaxis.title.text and SPREAD == "mean ± sd over runs"     # the bars' rule
     assert len(figure.data) == 4
     for trace in figure.data:
         line = _rows(summary, setting=trace.name).sort_values("d")
