@@ -52,6 +52,7 @@ SLOW_FILES = {
 # The browser tests come first (the longest measured first, then every other registered page's, in the
 # app's order: app_support/registry.py), then the long tests of the other families.
 LONG_FIRST = (
+    "test_layout_overflow_browser.py", "test_present_mode_browser.py", "test_class_failover_browser.py",
     "test_serve_proxy_browser.py", "test_aode_weights_browser.py", "test_classifier_selection_browser.py",
     "test_profile_likelihood_browser.py",
     *(f"test_{entry.stem}_browser.py" for entry in registered_pages(existing_only=False)),
