@@ -25,7 +25,7 @@ from .reject import reject_costs_of
 __all__ = ["D_GRID", "reject_fold", "reject_cross_validation"]
 
 D_GRID = tuple(round(0.01 * k, 2) for k in range(1, 50))             # d in (0, 1/2)
-COLUMNS = ["model", "d", "classifier", "cost", "rejected", "error"]
+COLUMNS = ["model", "d", "classifier", "cost", "rejected", "error", "folds"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,9 @@ def reject_cross_validation(X: pd.DataFrame, y, *, specs: Sequence, numeric: Seq
                             progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Mean over ``n_repeats`` × stratified ``n_splits``-fold CV (the comparison's splits) of the
     reject-option costs of every credal classifier of ``specs`` (``ClassifierSpec``) against its
-    precise counterpart, per (``model``, ``d``, ``classifier``): ``cost``, ``rejected``, ``error``."""
+    precise counterpart, per (``model``, ``d``, ``classifier``): ``cost``, ``rejected``, ``error``, and
+    ``folds``, how many folds the mean is over (a model refusing a fold — the NCC where its lower
+    posterior is not available — is averaged over fewer folds than the others: shown, not hidden)."""
     labels, classes = labels_as_text(y)
     preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing,
                    "non_mar": list(non_mar)}
@@ -71,5 +73,6 @@ def reject_cross_validation(X: pd.DataFrame, y, *, specs: Sequence, numeric: Seq
                       scheduler=scheduler, progress=progress)
     if frame.empty or "model" not in frame.columns:
         return pd.DataFrame(columns=COLUMNS)
-    return frame.groupby(["model", "d", "classifier"], sort=False, as_index=False)[
-        ["cost", "rejected", "error"]].mean()[COLUMNS]
+    groups = frame.groupby(["model", "d", "classifier"], sort=False, as_index=False)
+    means = groups[["cost", "rejected", "error"]].mean()
+    return means.assign(folds=groups.size()["size"].to_numpy())[COLUMNS]

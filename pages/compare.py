@@ -443,9 +443,10 @@ def reject_section() -> None:
     d = min(D_GRID, key=lambda grid: abs(grid - float(chosen)))
     st.caption("The precise classifier rejects when its top posterior is below 1 − d; the credal one rejects "
                "its prior-dependent instances and those whose lower probability of its class is below 1 − d "
-               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC on any number of classes, left out of a fold in "
-               "the rare case where, with more than two classes and missing training values, its exact lower "
-               "probability is not available). Mean cost per instance over the folds; lower is better.")
+               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC on any number of classes, left out of a fold "
+               "where, with more than two classes and missing training values, its exact lower probability "
+               "is not available: the last column counts the folds each mean is over). Mean cost per "
+               "instance over the folds; lower is better.")
     again = (st.button("Compute the reject costs again", key="cmp_reject_again")
              if st.session_state.get("cmp_reject_interrupted") else False)
     if interrupted("cmp_reject_", again):
@@ -469,7 +470,8 @@ def _reject_rows(title: str, table: pd.DataFrame, d: float) -> list[dict]:
         both = part.set_index("classifier")
         rows.append({"data set": title, "classifier": model,
                      **{f"{what}, {side}": round(both.loc[side, what], 4 if what == "cost" else 3)
-                        for what in ("cost", "rejected") for side in ("precise", "credal")}})
+                        for what in ("cost", "rejected") for side in ("precise", "credal")},
+                     "folds": int(both["folds"].min())})
     return rows
 
 

@@ -168,7 +168,7 @@ def reject_table(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple,
     chosen = [spec for spec in specs(settings["clf"], settings["s"], settings["eps"], settings["alpha"])
               if spec.label in REJECT_CLASSIFIERS]
     if not chosen:
-        return pd.DataFrame(columns=["model", "d", "classifier", "cost", "rejected", "error"])
+        return pd.DataFrame(columns=["model", "d", "classifier", "cost", "rejected", "error", "folds"])
     with queued_job("reject-option run") as pool:
         bar = st.progress(0.0, text=f"{title}: reject option…")
         try:

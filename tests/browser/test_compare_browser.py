@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from _server import chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
+from _server import CLIPPED_TITLES, chromium_browser, playwright_or_skip, save_screenshot, streamlit_app
 
 pytestmark = pytest.mark.browser
 sync_api = playwright_or_skip()
@@ -65,16 +65,6 @@ def test_upload_compare_and_download_in_chromium(base_url, tmp_path):
         assert len(rows) == 3 * 3
         assert all(0 <= float(r["accuracy"]) <= 1 for r in rows)
         save_screenshot(page, "compare", settle_ms=1000)
-
-
-# every plotly title's box against its chart's box: the texts of those that stick out (issue 24 item 3)
-CLIPPED_TITLES = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
-  const box = chart.getBoundingClientRect();
-  return [...chart.querySelectorAll('.gtitle')].filter(t => {
-    const r = t.getBoundingClientRect();
-    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
-  }).map(t => t.textContent);
-})"""
 
 
 def _shots(page, name: str) -> None:

@@ -2,6 +2,7 @@
 runs unchanged in a process pool (the app's worker processes)."""
 from concurrent.futures import ProcessPoolExecutor
 
+import numpy as np
 import pandas as pd
 import pandas.testing as pdt
 
@@ -37,9 +38,35 @@ def test_mean_over_folds_of_reject_costs_of():
             model.fit(X_train, labels[split.train], classes=classes)
             parts.append(reject_costs_of(model, X_test, labels[split.test], [0.1, 0.3]).assign(model=name))
     want = pd.concat(parts).groupby(["model", "d", "classifier"], sort=False, as_index=False)[
-        ["cost", "rejected", "error"]].mean()[got.columns]
+        ["cost", "rejected", "error"]].mean().assign(folds=3)[got.columns]
     pdt.assert_frame_equal(got, want)
     assert set(got["model"]) == {"NCC", "CMA"}
+
+
+def test_a_model_left_out_of_some_folds_says_over_how_many():
+    """Three classes and missing training values: where the NCC's exact lower posterior is not available
+    it drops out of that fold; its mean is then over fewer folds, and ``folds`` says how many (the CMA's
+    stays at every fold)."""
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({f"f{j}": rng.choice(["a", "b", "c"], 90) for j in range(3)})
+    y = pd.Series(rng.choice(["p", "q", "r"], 90))
+    X = X.mask(rng.random(X.shape) < 0.2)
+    got = reject_cross_validation(X, y, specs=SPECS, missing="ignore", n_splits=5, n_repeats=2, seed=0,
+                                  d_grid=(0.2,))
+    labels, classes = labels_as_text(y)
+    served = 0                                  # the folds where the NCC's lower posteriors all exist
+    for split in make_splits(labels, protocol="cv", n_splits=5, n_repeats=2, seed=0):
+        prep = Preparation(numeric=[], discretiser="mdl", n_bins=5, missing="ignore", non_mar=[])
+        model = NCC(s=1.0).fit(prep.fit_transform(X.iloc[split.train], labels[split.train]),
+                               labels[split.train], classes=classes)
+        try:
+            reject_costs_of(model, prep.transform(X.iloc[split.test]), labels[split.test], [0.2])
+            served += 1
+        except ValueError:
+            pass
+    assert 0 < served < 10                     # the case this test is about: some folds, not all
+    assert (got.loc[got["model"] == "NCC", "folds"] == served).all()
+    assert (got.loc[got["model"] == "CMA", "folds"] == 10).all()
 
 
 def test_the_same_in_a_process_pool():
