@@ -152,17 +152,27 @@ def dashboard(code: str, key: str, lesson) -> None:
     question = question_of(lesson.id, step.id, logic.class_seed(code))
     right = logic.expected_answer(question, solution_of(lesson.id, step.id, params_key(question.params))[0])
     st.subheader(cite(f"Step {step_index + 1} of {len(lesson.steps)}: {step.title}"))
+    # The buttons act on their return value, not through on_click: a click that reaches a session before
+    # its first run (the teacher's page reconnecting to another worker after its own died) finds no
+    # callback registered there and would be lost; the returned True is not.  The step comes from this
+    # run's snapshot of the database, so a late click acts on the class as it is now.
     back, forward, show = st.columns(3)
-    back.button("← Back", key=KEY + "t_back", disabled=step_index == 0, on_click=unlock,
-                args=(code, key, step_index - 1), help="Unlock one step less: students beyond it go back.",
-                width="stretch")
-    forward.button("Next step →", key=KEY + "t_next", type="primary",
-                   disabled=step_index + 1 >= len(lesson.steps), on_click=unlock,
-                   args=(code, key, step_index + 1), help="Unlock the next step for everyone.",
-                   width="stretch")
-    show.button("Reveal the answer", key=KEY + "t_reveal", disabled=summary.revealed,
-                on_click=reveal, args=(code, key, question.id), width="stretch",
-                help="Students see the right answer, their verdict and the class's answers.")
+    acted = False
+    if back.button("← Back", key=KEY + "t_back", disabled=step_index == 0,
+                   help="Unlock one step less: students beyond it go back.", width="stretch"):
+        unlock(code, key, step_index - 1)
+        acted = True
+    if forward.button("Next step →", key=KEY + "t_next", type="primary",
+                      disabled=step_index + 1 >= len(lesson.steps), help="Unlock the next step for everyone.",
+                      width="stretch"):
+        unlock(code, key, step_index + 1)
+        acted = True
+    if show.button("Reveal the answer", key=KEY + "t_reveal", disabled=summary.revealed, width="stretch",
+                   help="Students see the right answer, their verdict and the class's answers."):
+        reveal(code, key, question.id)
+        acted = True
+    if acted:
+        st.rerun()              # show the class as the click left it (a click may arrive in a full run)
     joined, answered = len(snap["roster"]), summary.answered
     share = "—" if summary.share_right is None else f"{100 * summary.share_right:.0f} %"
     cols = st.columns(3)
