@@ -158,13 +158,15 @@ def answer_input(question, key: str, disabled: bool = False):
 
 
 def full_page_link(page: str, label: str, query: dict) -> None:
-    """A link into the full page (through the app's navigation; a plain link when this page runs alone)."""
+    """A link into the full page (through the app's navigation; a plain link when this page runs alone).
+    With no ``query`` the step's own values cannot be given to the page (e.g. a count table it cannot
+    load): the link says it opens the page on its own data, never "at these values"."""
+    text = f"Open {label} at these values" if query else f"Open {label} (on its own data)"
     try:
-        st.page_link(page, label=f"Open {label} at these values", icon=":material/open_in_new:",
-                     query_params=query)
+        st.page_link(page, label=text, icon=":material/open_in_new:", query_params=query)
     except StreamlitPageNotFoundError:
         url = "/" + Path(page).stem + ("?" + urllib.parse.urlencode(query) if query else "")
-        st.markdown(f"[Open {label} at these values]({url})")
+        st.markdown(f"[{text}]({url})")
 
 
 def _experiment(lesson_id: str, step, index: int, params: dict, seed: int, hooks: Hooks, key: str) -> None:

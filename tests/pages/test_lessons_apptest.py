@@ -267,3 +267,21 @@ def test_present_mode_shows_the_widget_beside_its_lowered_figure():
     assert widget_cols[0].proto.weight < chart_cols[0].proto.weight          # (1, 2): the figure wider
     spec = json.loads(chart_cols[0].get("plotly_chart")[0].proto.spec)
     assert spec["layout"]["height"] <= PRESENT_HEIGHT
+
+
+def test_a_link_that_cannot_carry_the_step_s_values_says_so():
+    """A step whose values the full page cannot load (lesson 6's two-class count table) links the page "on
+    its own data", never "at these values"; a step whose link carries its values says "at these values"."""
+    from app_support.lessons.catalogue import lesson
+
+    steps = lesson("classifier-selection").steps
+    for index, expected in ((0, "(on its own data)"), (2, "at these values")):
+        question = steps[index].question.generate(int(SEED))
+        assert bool(steps[index].link(question.params)) == (expected == "at these values")
+        at = AppTest.from_file(str(ROOT / "pages" / "lessons.py"), default_timeout=120)
+        at.query_params.update({"lesson": "classifier-selection", "step": str(index + 1), "seed": SEED})
+        at.run()
+        next(b for b in at.button if b.label == "Show the answer").click().run()    # the link comes after
+        assert not at.exception, [e.value for e in at.exception]
+        texts = [e.value for e in at.markdown] + [str(getattr(e, "proto", "")) for e in at.get("page_link")]
+        assert any(expected in t for t in texts), texts[-5:]
