@@ -398,7 +398,7 @@ sets_section()
 @st.fragment
 def paper_section() -> None:
     if not opened(cite("7 · Paper 001's Figs. 5-7 from these results"),
-                  cite_plain("Show 001 Figs. 5, 6 and 7"), "fig001"):
+                  cite_plain("Show Figs. 5, 6 and 7 of 001"), "fig001"):
         return
     fig5, fig6 = fig5_frame(summaries), fig6_frame(summaries)
     if fig5.empty:
