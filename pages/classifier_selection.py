@@ -6,6 +6,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_support.classifier_selection.counts import (
+    COUNTS,
+    format_table,
+    is_table,
+    parse_table,
+    table_name,
+    table_of,
+)
+from app_support.classifier_selection.counts import threshold as table_threshold
 from app_support.classifier_selection.figures import DISTANCE_LABELS, decision_text
 from app_support.classifier_selection.model import (
     DATA,
@@ -14,6 +23,7 @@ from app_support.classifier_selection.model import (
     K_MAX,
     K_MIN,
     PAPER_SUBSETS,
+    TABLE,
     accuracy_curve,
     column_values,
     curve_view,
@@ -24,6 +34,7 @@ from app_support.classifier_selection.model import (
     table2,
     url_state,
 )
+from app_support.lessons.problems import counts_table
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
 from app_support.text import cite, cite_plain
@@ -31,7 +42,8 @@ from app_support.url_state import UrlState
 
 DATA_LABELS = {"balloons": cite_plain("Balloons (UCI, 76 rows, as in 004)"), "weather": "Weather (14 rows)",
                "synthetic_nb": "Synthetic naive Bayes (300 rows, 3 classes)",
-               "tic_tac_toe": cite_plain("Tic-Tac-Toe endgame (UCI, 958 rows; slower; TIC in 004)")}
+               "tic_tac_toe": cite_plain("Tic-Tac-Toe endgame (UCI, 958 rows; slower; TIC in 004)"),
+               COUNTS: "A two-class count table (lesson 6)"}
 MODE_LABELS = {"resubstitution": cite_plain("resubstitution (004)"),
                "cross_validation": "out-of-fold (5-fold CV)"}
 SOURCE_LABELS = {"test": "a row of the test set", "typed": "typed in"}
@@ -44,26 +56,73 @@ def typed_key(name: str, col: str) -> str:
 
 def to_url() -> None:
     """Mirror the view in the URL (row for a test row, x for a typed one, table2 only when on)."""
-    s, name = st.session_state, st.session_state[KEY + "data"]
+    s, name = st.session_state, data_name()
     values = {f.name: s[KEY + f.name] for f in STATE if KEY + f.name in s}
     values["x"] = tuple(s.get(typed_key(name, c), "") for c in column_values(name))
     values.pop("x" if values.get("source") == "test" else "row", None)
+    if values.get("data") != COUNTS:
+        values.pop("counts", None)
     if not values.get("table2"):
         values.pop("table2", None)
     write_url(STATE, values)
 
 
+def data_name() -> str:
+    """The chosen data set's name: a sample's, or a count table's (its text is checked when it comes in)."""
+    choice = st.session_state[KEY + "data"]
+    return table_name(parse_table(st.session_state[KEY + "counts"])) if choice == COUNTS else choice
+
+
 def on_data_change() -> None:
-    """A new data set: its default features, its first test row and first values."""
-    name = st.session_state[KEY + "data"]
+    """A new data set: its default features, its first test row and first values (a count table: the
+    instance x|x… it is about, typed in)."""
+    name = data_name()
     st.session_state[KEY + "f1"], st.session_state[KEY + "f2"] = map(list, default_subsets(name))
     st.session_state[KEY + "row"] = 0
     for col, values in column_values(name).items():
         st.session_state[typed_key(name, col)] = values[0]
+    if is_table(name):
+        st.session_state[KEY + "source"] = "typed"
+    st.session_state.pop(KEY + "note", None)
 
 
-page_setup("Classifier selection", UrlState(DATA), prefix=KEY)     # the data set first, then its fields
-name = st.session_state[KEY + "data"]
+def on_table_change() -> None:
+    """A count table typed in: kept if it reads (a new table: its defaults), else the last one and a note."""
+    text = st.session_state[KEY + "counts"]
+    try:
+        parse_table(text)
+    except ValueError as err:
+        st.session_state[KEY + "counts"] = st.session_state[KEY + "table_ok"]
+        st.session_state[KEY + "note"] = f"The count table typed in cannot be read: {err}. Kept the last one."
+        return
+    on_data_change()
+
+
+def count_table(pair, columns: list, f1t: tuple, f2t: tuple) -> None:
+    """Section 0 of a count table: the table, and C1's and C2's thresholds of its instance on all rows."""
+    st.header("0. The count table and its instance")
+    st.markdown(counts_table(pair))
+    instance = ", ".join(f"{c} = x" for c in columns)
+    st.markdown(
+        f"Trained on **all {pair.n_c + pair.n_not} rows** (no split), the Laplace NBCs' "
+        f"[critical perturbation thresholds](/glossary#perturbation-threshold) of the instance ({instance}) "
+        f"are **{table_threshold(pair, f1t):.3f}** for C1 ({', '.join(f1t)}) and "
+        f"**{table_threshold(pair, f2t):.3f}** for C2 ({', '.join(f2t)}) — the thresholds "
+        "[lesson 6](/lessons?lesson=classifier-selection) asks about. Sections 1 and 2 below train C1 and C2 "
+        "on a random 70% of these rows instead, so their "
+        "thresholds s₁, s₂ differ.")
+
+
+page_setup("Classifier selection", UrlState(DATA, TABLE), prefix=KEY)    # the data set, then its fields
+if st.session_state[KEY + "data"] == COUNTS:
+    try:
+        st.session_state[KEY + "table_ok"] = st.session_state[KEY + "counts"] = format_table(
+            parse_table(st.session_state[KEY + "counts"]))                        # its canonical text
+    except ValueError as err:                     # a link's table that does not read: the default data set
+        st.session_state[KEY + "note"] = (f"The count table in the link cannot be read: {err}. Showing "
+                                          f"{DATA_LABELS[DATA.default]} instead.")
+        st.session_state[KEY + "data"], st.session_state[KEY + "counts"] = DATA.default, TABLE.default
+name = data_name()
 X, y = load_dataset(name)
 columns = list(X.columns)
 STATE = url_state(tuple(columns), default_subsets(name), tuple(column_values(name).values()))
@@ -113,7 +172,7 @@ st.info(
 )
 
 c1, c2, c3 = st.columns(3)
-c1.selectbox("Data set", list(DATASETS), format_func=DATA_LABELS.get, key=KEY + "data",
+c1.selectbox("Data set", [*DATASETS, COUNTS], format_func=DATA_LABELS.get, key=KEY + "data",
              on_change=on_data_change)
 f1 = c2.multiselect("Features of C1", columns, key=KEY + "f1",
                     help=cite(
@@ -130,6 +189,14 @@ mode = c1.radio("Training thresholds", list(MODE_LABELS), key=KEY + "mode", form
                      "classifiers learned without it."))
 runs = c2.slider("Number of random 70/30 splits (sections 2 and 3)", 10, 100, step=10, key=KEY + "runs",
                  help=cite("004 averages over 100 random 70/30 splits."))
+if is_table(name):
+    st.text_input("Count table: n(c)-n(¬c), then n(c, x)-n(¬c, x) for each feature", key=KEY + "counts",
+                  on_change=on_table_change,
+                  help="Rows with exactly these counts: class c or ¬c; each feature x (the instance's value) "
+                       "or o (any other). E.g. 8-6,5-2,3-4: 8 rows of c, 6 of ¬c; f1 = x on 5 of c and 2 of "
+                       "¬c; f2 = x on 3 and 4.")
+if KEY + "note" in st.session_state:
+    st.warning(st.session_state[KEY + "note"])
 classes = sorted(map(str, pd.unique(pd.Series(y))))
 if len(classes) > 2:
     st.info(f"This data set has {len(classes)} classes ({', '.join(classes)}). A classifier is *right* on "
@@ -145,6 +212,8 @@ if f1t == f2t:
     st.warning("C1 and C2 use the same features: they always agree, so the selector simply returns C1 "
                "(ties of the success rates go to C1). Choose different subsets to see a selection.")
 is_paper = name in PAPER_SUBSETS and (f1t, f2t) == PAPER_SUBSETS[name]
+if is_table(name):
+    count_table(table_of(name), columns, f1t, f2t)
 
 
 @st.fragment

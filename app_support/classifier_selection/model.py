@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app_support.classifier_selection.counts import frame, is_table, table_of
 from app_support.classifier_selection.figures import (
     accuracy_vs_k_figure,
     curve_text,
@@ -29,6 +30,7 @@ from app_support.classifier_selection.state import (  # noqa: F401  (the page's 
     PAPER_NAMES,
     PAPER_SUBSETS,
     SOURCES,
+    TABLE,
     Features,
     url_state,
 )
@@ -41,24 +43,26 @@ from credal_core.selection.threshold import ThresholdSelector, best_two_subsets,
 
 # ---------------------------------------------------------------- data, defaults, one split
 def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """(X, y) of one of :data:`DATASETS`, read once per process and shared (read only: not copied per
-    run, as a class of 100 reruns the page every second)."""
-    if name not in DATASETS:
+    """(X, y) of one of :data:`DATASETS` or of a count table (``counts.table_name``), read once per
+    process and shared (read only: not copied per run, as a class of 100 reruns the page every second)."""
+    if name not in DATASETS and not is_table(name):
         raise ValueError(f"unknown data set {name!r}; choose one of {list(DATASETS)}")
     return _dataset(name)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def _dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
-    X, y = load_sample(name)
+    X, y = frame(table_of(name)) if is_table(name) else load_sample(name)
     return X, np.asarray(y)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def column_values(name: str) -> dict[str, list]:
-    """Each column's sorted values (the typed instance's choices; shared: never mutate)."""
+    """Each column's values (the typed instance's choices; shared: never mutate): sorted, or a count
+    table's declared ``x``, ``o`` (the table's instance first)."""
     X, _ = load_dataset(name)
-    return {col: sorted(X[col].unique()) for col in X.columns}
+    return {col: list(X[col].cat.categories) if isinstance(X[col].dtype, pd.CategoricalDtype)
+            else sorted(X[col].unique()) for col in X.columns}
 
 
 @st.cache_data(show_spinner="Sequential forward selection…")
@@ -71,6 +75,10 @@ def sfs_subsets(name: str) -> tuple[tuple, tuple, pd.DataFrame]:
 
 
 def default_subsets(name: str) -> tuple[tuple, tuple]:
+    """004 Table 1's subsets, a count table's (C1 = f1, C2 = every feature: lesson 6's) or SFS's."""
+    if is_table(name):
+        columns = tuple(load_dataset(name)[0].columns)
+        return columns[:1], columns
     return PAPER_SUBSETS[name] if name in PAPER_SUBSETS else sfs_subsets(name)[:2]
 
 
@@ -103,7 +111,8 @@ def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> Threshold
     X, y = load_dataset(name)
     train, _ = split(name, seed)
     return ThresholdSelector(features_1=list(f1), features_2=list(f2), k=K_MIN, distance=distance,
-                             training_thresholds=training_thresholds).fit(X.iloc[train], y[train])
+                             training_thresholds=training_thresholds,
+                             categories="declared" if is_table(name) else "seen").fit(X.iloc[train], y[train])
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app_support.url_state import Choice, Flag, Names, Number, Row, UrlState
+from app_support.classifier_selection.counts import COUNTS, DEFAULT_TABLE
+from app_support.url_state import Choice, Flag, Names, Number, Row, Text, UrlState
 
 __all__ = ["DATASETS", "DISTANCES", "MODES", "SOURCES", "K_MIN", "K_MAX", "PAPER_SUBSETS", "PAPER_NAMES",
-           "Features", "DATA", "url_state"]
+           "Features", "DATA", "TABLE", "url_state"]
 
 # the samples of app_support.data this page offers (004's Balloons and TIC, and two of ours)
 DATASETS = ("balloons", "weather", "synthetic_nb", "tic_tac_toe")
@@ -35,7 +36,10 @@ class Features(Names):
         return super().parse(raw) or tuple(self.default)
 
 
-DATA = Choice("data", DATASETS, "balloons")      # read first: the other fields follow the data set
+# read first: the other fields follow the data set; ``counts`` is a two-class count table (lesson 6), given
+# by ``TABLE`` (``counts.parse_table`` checks it: a table it refuses gives a note and the default data set)
+DATA = Choice("data", DATASETS + (COUNTS,), "balloons")
+TABLE = Text("counts", DEFAULT_TABLE, max_len=200)
 
 
 def url_state(columns: tuple, subsets: tuple[tuple, tuple], values: tuple = ()) -> UrlState:
@@ -43,7 +47,7 @@ def url_state(columns: tuple, subsets: tuple[tuple, tuple], values: tuple = ()) 
     004 Table 1 or SFS subsets), ``x`` the typed instance: one value per column joined by ``|``,
     ``values[j]`` the choices of column ``j`` (a value the column does not have reads as its first)."""
     return UrlState(
-        DATA,
+        DATA, TABLE,
         Features("f1", subsets[0], options=columns), Features("f2", subsets[1], options=columns),
         Number("k", 3, K_MIN, K_MAX, integer=True), Choice("dist", DISTANCES, "euclidean"),
         Number("seed", 0, 0, 9_999, integer=True), Choice("mode", MODES, "resubstitution"),

@@ -7,9 +7,9 @@ import functools
 
 import numpy as np
 
+from app_support.classifier_selection.counts import threshold as table_threshold
 from app_support.classifier_selection.figures import threshold_plane_figure
 from app_support.classifier_selection.state import K_MAX, K_MIN, PAPER_SUBSETS
-from credal_core import NaiveBayes
 from credal_core.resampling import repeated_holdout
 from credal_core.selection.threshold import ThresholdSelector
 
@@ -19,9 +19,7 @@ from .lesson_ncc import g
 from .model import CHOICE, Lesson, QuestionSpec, Step, Widget, change
 from .problems import (
     counts_table,
-    pair_frame,
     pair_from_params,
-    pair_instance,
     pair_params,
     random_pair,
     scaled,
@@ -31,18 +29,16 @@ from .sources import sample
 FACTOR_WIDGET = Widget("factor", "multiply every count by", 1, 5, 1)
 
 
-@functools.lru_cache(maxsize=512)
-def _threshold(key: tuple, features: tuple) -> float:
-    pair = pair_from_params({"n_c": key[0], "n_not": key[1], "counts_c": key[2], "counts_not": key[3]})
-    X, y = pair_frame(pair)
-    cols = [f"f{j + 1}" for j in features]
-    model = NaiveBayes(prior="laplace", categories="declared").fit(X[cols], y)
-    return float(model.perturbation_threshold(pair_instance(pair)[cols])[0])
-
-
 def threshold(p: dict, features=(0, 1), factor: int = 1) -> float:
-    q = scaled(p, int(factor))
-    return _threshold((q["n_c"], q["n_not"], tuple(q["counts_c"]), tuple(q["counts_not"])), tuple(features))
+    """The Laplace NBC's critical threshold on features ``features`` (0-based) of the counts × ``factor``,
+    at the instance x|x: the function the Classifier selection page shows for the same table."""
+    return table_threshold(pair_from_params(scaled(p, int(factor))), tuple(f"f{j + 1}" for j in features))
+
+
+def table_link(p: dict) -> dict:
+    """Classifier selection at the step's count table × the slider's factor (C1 = f1, C2 = f1 and f2, the
+    instance x|x typed in): its section 0 shows both thresholds of the figure."""
+    return links.selection_table(pair_from_params(scaled(p, int(round(p.get("factor", 1))))))
 
 
 def _params(rng) -> dict:
@@ -224,7 +220,7 @@ LESSON = Lesson(
             FACTOR_WIDGET,
             figure,
             "classifier_selection",
-            lambda p: links.selection(),
+            table_link,
         ),
         Step(
             "more-data",
@@ -236,7 +232,7 @@ LESSON = Lesson(
             FACTOR_WIDGET,
             figure,
             "classifier_selection",
-            lambda p: links.selection(),
+            table_link,
         ),
         Step(
             "select",

@@ -8,12 +8,16 @@ and checks that its widgets show the lesson's values.
 
 from __future__ import annotations
 
+from app_support.classifier_selection.counts import COUNTS, format_table, instance_values
 from app_support.classifier_selection.state import PAPER_SUBSETS
 from app_support.classifier_selection.state import url_state as _selection_state
 from app_support.missing_values.state import STATE as _MISSING
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 
-__all__ = ["home", "profile", "intervals", "missing", "aode", "network", "selection", "glossary"]
+from .problems import VALUES
+
+__all__ = ["home", "profile", "intervals", "missing", "aode", "network", "selection", "selection_table",
+           "glossary"]
 
 _HOME = UrlState(Number("s", 2.0, 0.1, 10.0, step=0.1))
 _PROFILE = UrlState(
@@ -95,6 +99,15 @@ def selection(**values) -> dict:
     """Classifier selection on Balloons with 004's feature subsets (its defaults) at these values."""
     columns = tuple(dict.fromkeys(PAPER_SUBSETS["balloons"][0] + PAPER_SUBSETS["balloons"][1]))
     return _write(_selection_state(columns, PAPER_SUBSETS["balloons"]), values) if values else {}
+
+
+def selection_table(pair) -> dict:
+    """Classifier selection on a two-class count table (``PairInput``): C1 on f1, C2 on f1 and f2, the
+    instance x|x… typed in; the page shows both NBCs' thresholds of that instance on all rows."""
+    columns = tuple(f"f{j + 1}" for j in range(len(pair.counts_c)))
+    state = _selection_state(columns, (columns[:1], columns), (VALUES,) * len(columns))
+    return _write(state, {"data": COUNTS, "counts": format_table(pair), "f1": columns[:1], "f2": columns[:2],
+                          "source": "typed", "x": instance_values(pair)})
 
 
 def glossary() -> dict:

@@ -267,3 +267,69 @@ def test_table2_toggle_shows_ours_beside_the_paper_and_a_cut_short_run_is_report
     assert not [t for t in at.table if "004 Table 2" in t.value.to_string()]
     at.button(key="cs_t2_button").click().run()
     assert not at.warning and [t for t in at.table if "004 Table 2" in t.value.to_string()]
+
+
+# ---------------------------------------------------------------- a count table (lesson 6 steps 1-2)
+def _lesson_6_step(question_id: str):
+    from app_support.lessons.catalogue import lesson
+
+    return next(s for s in lesson("classifier-selection").steps if s.question.id == question_id)
+
+
+@pytest.mark.parametrize("question_id, seed, factor", [
+    ("selection.threshold.size", 3, 1), ("selection.threshold.size", 11, 4),
+    ("selection.threshold.more-data", 5, 1),
+    ("selection.threshold.more-data", 5, None),          # None: the slider at the question's factor
+])
+def test_lesson_6_s_count_table_link_shows_the_step_s_thresholds(question_id, seed, factor):
+    """The step's link opens the page on the step's count table × the slider's factor, C1 = f1, C2 = f1 and
+    f2, the instance x|x typed in; section 0 prints both thresholds (all rows) to the lesson's precision:
+    the bars of the step's figure, and the number its text states (step 1 at factor 1, step 2 at its
+    factor)."""
+    from app_support.lessons.lesson_selection import threshold
+
+    step = _lesson_6_step(question_id)
+    params = step.question.generate(seed).params
+    factor = params.get("factor2") if factor is None else factor
+    at = run_page(step.link({**params, "factor": float(factor)}))
+    state = at.session_state
+    assert (state["cs_data"], state["cs_source"], state["cs_f1"], state["cs_f2"]) == (
+        "counts", "typed", ["f1"], ["f1", "f2"])
+    assert state["cs_counts"] == "{}-{},{}".format(factor * params["n_c"], factor * params["n_not"], ",".join(
+        f"{factor * a}-{factor * b}" for a, b in zip(params["counts_c"], params["counts_not"])))
+    text = page_text(at)
+    c1, c2 = threshold(params, (0,), factor), threshold(params, (0, 1), factor)
+    assert f"**{c1:.3f}** for C1 (f1)" in text and f"**{c2:.3f}** for C2 (f1, f2)" in text, text[:600]
+    assert f"all {factor * (params['n_c'] + params['n_not'])} rows" in text
+    if factor in (1, params.get("factor2")):   # where the step's text states C2's threshold
+        stated = step.question.prompt(params) + step.question.explain(params, step.question.solve(params))
+        assert f"{c2:.3f}" in stated, stated
+    assert "The instance** (f1 = x, f2 = x)" in text and not at.warning
+
+
+@pytest.mark.parametrize("raw", ["9-9,10-1", "abc", "0-5,0-1", "300-300,1-1", "8-6" + ",1-1" * 7, "8-6,5--2"])
+def test_a_malformed_count_table_gives_a_note_and_the_default_data(raw):
+    at = run_page({"data": "counts", "counts": raw, "source": "typed", "f1": "f1", "x": "x|x"})
+    assert any("count table in the link cannot be read" in w.value for w in at.warning)
+    assert at.session_state["cs_data"] == "balloons" and at.multiselect(key="cs_f1").value == F1
+    assert at.query_params["data"] == "balloons" and "counts" not in at.query_params
+
+
+def test_a_count_table_chosen_or_typed_on_the_page():
+    """Chosen in the data box: the default table and its section 0; a new table typed in is read (its own
+    features and thresholds), a malformed one is refused with a note and the last table kept."""
+    from app_support.classifier_selection.counts import DEFAULT_TABLE, parse_table, threshold
+
+    at = run_page()
+    at.selectbox(key="cs_data").select("counts").run()
+    assert not at.exception and at.text_input(key="cs_counts").value == DEFAULT_TABLE
+    pair = parse_table(DEFAULT_TABLE)
+    assert f"**{threshold(pair, ('f1', 'f2')):.3f}** for C2 (f1, f2)" in page_text(at)
+    assert at.query_params["counts"] == DEFAULT_TABLE and at.query_params["x"] == "x|x"
+    at.text_input(key="cs_counts").input("12-9,2-7,6-1,9-3").run()
+    pair = parse_table("12-9,2-7,6-1,9-3")
+    assert at.multiselect(key="cs_f2").value == ["f1", "f2", "f3"] and not at.warning
+    assert f"**{threshold(pair, ('f1', 'f2', 'f3')):.3f}** for C2 (f1, f2, f3)" in page_text(at)
+    at.text_input(key="cs_counts").input("12-9,20-7").run()
+    assert not at.exception and any("cannot be read" in w.value for w in at.warning)
+    assert at.text_input(key="cs_counts").value == "12-9,2-7,6-1,9-3"

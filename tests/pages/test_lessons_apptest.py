@@ -269,13 +269,14 @@ def test_present_mode_shows_the_widget_beside_its_lowered_figure():
     assert spec["layout"]["height"] <= PRESENT_HEIGHT
 
 
-def test_a_link_that_cannot_carry_the_step_s_values_says_so():
-    """A step whose values the full page cannot load (lesson 6's two-class count table) links the page "on
-    its own data", never "at these values"; a step whose link carries its values says "at these values"."""
+def test_lesson_6_s_links_say_they_carry_the_step_s_values():
+    """Lesson 6's links carry their values — the count table of steps 1-2 (``data=counts``, read by the
+    Classifier selection page) as the split and row of step 3 — and say "at these values", never "on its own
+    data" (the page showing them is tested in test_classifier_selection_apptest.py)."""
     from app_support.lessons.catalogue import lesson
 
     steps = lesson("classifier-selection").steps
-    for index, expected in ((0, "(on its own data)"), (2, "at these values")):
+    for index, expected in ((0, "at these values"), (1, "at these values"), (2, "at these values")):
         question = steps[index].question.generate(int(SEED))
         assert bool(steps[index].link(question.params)) == (expected == "at these values")
         at = AppTest.from_file(str(ROOT / "pages" / "lessons.py"), default_timeout=120)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from app_support.classifier_selection.counts import DEFAULT_TABLE
 from app_support.classifier_selection.model import PAPER_SUBSETS, url_state
 
 COLUMNS = ("color", "size", "act", "age")
@@ -12,7 +13,8 @@ F1, F2 = PAPER_SUBSETS["balloons"]
 
 
 def test_defaults_are_004s_balloons_view():
-    assert STATE.read({}) == {"data": "balloons", "f1": F1, "f2": F2, "k": 3, "dist": "euclidean", "seed": 0,
+    assert STATE.read({}) == {"data": "balloons", "counts": DEFAULT_TABLE, "f1": F1, "f2": F2, "k": 3,
+                              "dist": "euclidean", "seed": 0,
                               "mode": "resubstitution", "runs": 100, "source": "test", "row": 4,
                               "x": ("purple", "large", "dip", "adult"),
                               "table2": False}
@@ -30,7 +32,8 @@ def test_a_shared_link_is_read_back():
 
 
 @pytest.mark.parametrize("name, raw, expected", [
-    ("data", "nope", "balloons"), ("k", "abc", 3), ("k", "31", 3), ("k", "0", 3),
+    ("data", "nope", "balloons"), ("counts", "1-1," * 60, DEFAULT_TABLE), ("k", "abc", 3),
+    ("k", "31", 3), ("k", "0", 3),
     ("dist", "manhattan", "euclidean"),
     ("seed", "-4", 0), ("seed", "10000", 0), ("mode", "loo", "resubstitution"), ("source", "file", "test"),
     ("runs", "15", 20), ("runs", "5", 100), ("runs", "abc", 100), ("table2", "maybe", False),
