@@ -7,7 +7,9 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
+from streamlit.dataframe_util import convert_pandas_df_to_arrow_table
 
 from app_support.data import load_sample
 from app_support.figures import shared_figure
@@ -20,7 +22,7 @@ from credal_core.data.preparation import Preparation
 from credal_core.naive.ncc_explain import explain_dominance, hide_cells, treatment_sets
 
 __all__ = ["MAX_FEATURES", "MAX_STEPS", "sample", "upload_columns", "upload_data", "scenario",
-           "dominance_view"]
+           "dominance_view", "hide_values", "arrow_table"]
 
 MAX_FEATURES = 30     # the counts table has one row per feature: more is not a lecture view
 
@@ -37,6 +39,19 @@ def upload_columns(data: bytes, name: str) -> tuple[list, str, str]:
     if problem:
         return [], "", problem
     return list(table.frame.columns), default_class_column(table), ""
+
+
+def arrow_table(frame: pd.DataFrame) -> pa.Table:
+    """``frame`` as the Arrow table ``st.dataframe`` makes of it (Streamlit's own conversion), made once
+    for a cached view: the page then sends the same bytes without converting the frame on every rerun."""
+    return convert_pandas_df_to_arrow_table(frame)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def hide_values(data_key: str, _X: pd.DataFrame, feature: str) -> tuple[str, ...]:
+    """The values of ``feature`` in the table named ``data_key`` (``_X``, not hashed), as text, sorted:
+    the choices of "Value hidden"."""
+    return tuple(sorted(_X[feature].dropna().astype(str).unique().tolist()))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -74,7 +89,8 @@ def scenario(data_key: str, _X: pd.DataFrame, _y: pd.Series, *, row: int, missin
     ``data_key`` names the data set, so the table (``_X``, ``_y``) is not hashed on every rerun.
     Returns a dict (read only): ``treatments``, ``instance``, ``truth``, ``hidden`` (cells hidden),
     ``holes`` (missing training cells per feature), ``warnings``, and what the page shows of them:
-    ``shown`` (the instance, ``?`` where missing, with its class), ``grid`` (the figure), ``summary``.
+    ``shown`` (the instance, ``?`` where missing, with its class), ``grid`` (the figure), ``summary``,
+    and the two tables as ``st.dataframe`` sends them (``shown_arrow``, ``summary_arrow``).
     """
     X = _X
     if hide > 0 and hide_feature in X.columns:
@@ -103,7 +119,8 @@ def scenario(data_key: str, _X: pd.DataFrame, _y: pd.Series, *, row: int, missin
     return {"treatments": treatments, "instance": instance, "truth": truth, "hidden": hidden,
             "holes": X_train.isna().sum().to_dict(), "classes": sorted(set(_y.astype(str))),
             "warnings": sorted({str(w.message) for w in caught if issubclass(w.category, UserWarning)}),
-            "shown": shown, "summary": summary, "grid": grid}
+            "shown": shown, "summary": summary, "grid": grid,
+            "shown_arrow": arrow_table(shown), "summary_arrow": arrow_table(summary)}
 
 
 RENAMED = {"n(a, v)": "n({a}, v)", "n_j(a)": "n_j({a})", "n(b, v)": "n({b}, v)", "n_j(b)": "n_j({b})",
@@ -112,12 +129,13 @@ RENAMED = {"n(a, v)": "n({a}, v)", "n_j(a)": "n_j({a})", "n(b, v)": "n({b}, v)",
 
 @st.cache_resource(show_spinner=False, max_entries=1024)
 def dominance_view(_view: dict, key: tuple, index: int, a: str, b: str) -> tuple:
-    """(explanation, table shown) of "does ``a`` dominate ``b``" under treatment ``index`` of ``_view``
-    (the :func:`scenario` whose arguments are ``key``; read only)."""
+    """(explanation, table shown, that table as ``st.dataframe`` sends it) of "does ``a`` dominate ``b``"
+    under treatment ``index`` of ``_view`` (the :func:`scenario` whose arguments are ``key``; read only)."""
     chosen = _view["treatments"][index]
     labels = [str(c) for c in chosen.model.classes_]
     e = explain_dominance(chosen.model, chosen.instance, chosen.model.classes_[labels.index(a)],
                           chosen.model.classes_[labels.index(b)])
     table = e.table.drop(columns=["instance", "training missing", "missing m_j(a)"]).rename(
         columns={k: v.format(a=a, b=b) for k, v in RENAMED.items()})
-    return e, table.astype({"value used": str})
+    table = table.astype({"value used": str})
+    return e, table, arrow_table(table)
