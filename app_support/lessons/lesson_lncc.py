@@ -31,6 +31,7 @@ from .sources import lncc_figure
 ALPHA_WIDGET = Widget("alpha", "α (keep the NBCs with normalised likelihood ≥ α)", 0.0, 1.0, 0.01)
 INSTANCE_WIDGET = Widget("include_instance", "include the instance in the likelihood", kind="toggle")
 RETURNED = {"c": (C,), "not c": (NOT_C,), "both": (C, NOT_C)}
+ALPHA_GRID = tuple(round(i / 100, 2) for i in range(101))     # the values of the α slider (step 0.01)
 
 
 @functools.lru_cache(maxsize=256)
@@ -43,6 +44,20 @@ def _profile(pair: PairInput, include_instance: bool):
 def _cloud(pair: PairInput, include_instance: bool):
     """1,500 random NBCs at their P(c | f̃) and likelihood (the same at every α)."""
     return _profile(pair, include_instance)[0].sample_cloud(size=1500, seed=0)
+
+
+@functools.lru_cache(maxsize=256)
+def _cut_grid(pair: PairInput, include_instance: bool) -> dict:
+    """The α-cut at every value of the α slider, in one pass (``PairProfile.alpha_cuts``: each row the
+    same as ``alpha_cut`` of that α alone): a class moving the slider then finds each cut computed."""
+    cuts = _profile(pair, include_instance)[0].alpha_cuts(ALPHA_GRID)
+    return {alpha: (float(lo), float(hi)) for alpha, (lo, hi) in zip(ALPHA_GRID, cuts)}
+
+
+def alpha_cut(pair: PairInput, include_instance: bool, alpha: float) -> tuple[float, float]:
+    """``PairProfile.alpha_cut`` of ``alpha``, looked up when ``alpha`` is a value of the slider."""
+    grid = _cut_grid(pair, include_instance)
+    return grid[alpha] if alpha in grid else _profile(pair, include_instance)[0].alpha_cut(alpha)
 
 
 def profile_of(p: dict, include_instance: bool | None = None):
@@ -64,8 +79,8 @@ def lncc_set(p: dict, alpha: float, include_instance: bool | None = None) -> tup
 def _figure(pair: PairInput, include_instance: bool, alpha: float):
     (profile, curve), (_, other) = _profile(pair, include_instance), _profile(pair, not include_instance)
     cloud = _cloud(pair, include_instance)
-    answer = lncc_answer(profile, alpha)
-    cut = profile.alpha_cut(alpha)
+    cut = alpha_cut(pair, include_instance, alpha)
+    answer = lncc_answer(profile, alpha, cut)
     return lncc_figure(
         curve,
         other,
