@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.dataframe_util import convert_pandas_df_to_arrow_table
 
 from app_support.cached_samples import cached_sample
 from app_support.data import sample_names
@@ -73,31 +74,52 @@ def sample_rows(name: str) -> int:
     return len(cached_sample(name)[0])
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
-def fitted(name: str, s: float, eps: float) -> dict:
-    """CMA, the CDT (IDM strength ``s``) and BMA-AODE* / COMP-AODE* (ε) fitted on all rows of a sample."""
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _idm_fitted(name: str, s: float) -> dict:
+    """CMA and the CDT (IDM strength ``s``) fitted on all rows of a sample (shared: read only)."""
     X, y = cached_sample(name)
-    return {"cma": CMA(s=s).fit(X, y), "cdt": CredalDecisionTree(s=s).fit(X, y),
-            "bma": CredalBMAAODE(epsilon=eps).fit(X, y), "comp": CredalCompAODE(epsilon=eps).fit(X, y)}
+    return {"cma": CMA(s=s).fit(X, y), "cdt": CredalDecisionTree(s=s).fit(X, y)}
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _aode_fitted(name: str, eps: float) -> dict:
+    """BMA-AODE* and COMP-AODE* (ε) fitted on all rows of a sample (shared: read only)."""
+    X, y = cached_sample(name)
+    return {"bma": CredalBMAAODE(epsilon=eps).fit(X, y), "comp": CredalCompAODE(epsilon=eps).fit(X, y)}
+
+
+def fitted(name: str, s: float, eps: float) -> dict:
+    """CMA, the CDT (IDM strength ``s``) and BMA-AODE* / COMP-AODE* (ε) fitted on all rows of a sample;
+    the IDM models cached per s and the AODE* per ε (a move of one slider never refits the others)."""
+    return {**_idm_fitted(name, s), **_aode_fitted(name, eps)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _inclusion_frame(name: str, s: float) -> pd.DataFrame:
+    cma = _idm_fitted(name, s)["cma"]
+    features = [str(f) for f in cma.tables_.feature_names]
+    return pd.DataFrame({"feature": features, "bma": cma.inclusion_probability_,
+                         "lower": cma.inclusion_interval_[:, 0], "upper": cma.inclusion_interval_[:, 1]})
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _spodes_frame(name: str, eps: float) -> pd.DataFrame:
+    models = _aode_fitted(name, eps)
+    spodes = spode_table(models["bma"], models["comp"])[["super_parent", "bma_weight", "comp_weight"]]
+    return spodes.assign(super_parent=spodes["super_parent"].astype(str))
+
+
 def inclusion_view(name: str, s: float, eps: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per feature: CMA's posterior probability of inclusion at t = 1/2 (BMA over subsets) and its
-    interval over the credal set; per SPODE (super-parent): BMA-AODE's and COMP-AODE's weights."""
-    models = fitted(name, s, eps)
-    cma = models["cma"]
-    features = [str(f) for f in cma.tables_.feature_names]
-    inclusion = pd.DataFrame({"feature": features, "bma": cma.inclusion_probability_,
-                              "lower": cma.inclusion_interval_[:, 0], "upper": cma.inclusion_interval_[:, 1]})
-    spodes = spode_table(models["bma"], models["comp"])[["super_parent", "bma_weight", "comp_weight"]]
-    return inclusion, spodes.assign(super_parent=spodes["super_parent"].astype(str))
+    interval over the credal set (s only); per SPODE (super-parent): BMA-AODE's and COMP-AODE's weights
+    (ε only). Copies of the cached frames."""
+    return _inclusion_frame(name, s).copy(), _spodes_frame(name, eps).copy()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def tree_view(name: str, s: float) -> pd.DataFrame:
     """The credal decision tree, one row per node (``CredalDecisionTree.tree_frame``)."""
-    return fitted(name, s, 0.01)["cdt"].tree_frame()
+    return _idm_fitted(name, s)["cdt"].tree_frame()
 
 
 def path_to(frame: pd.DataFrame, instance: dict) -> list[int]:
@@ -121,7 +143,7 @@ def path_to(frame: pd.DataFrame, instance: dict) -> list[int]:
 def instance_view(name: str, s: float, row: int) -> dict:
     """One row of the sample: its values, true class, the CDT's set and IDM intervals, and its path."""
     X, y = cached_sample(name)
-    cdt = fitted(name, s, 0.01)["cdt"]
+    cdt = _idm_fitted(name, s)["cdt"]
     x = X.iloc[[row]]
     lower, upper = cdt.intervals(x)
     classes = [str(c) for c in cdt.classes_]
@@ -192,12 +214,12 @@ def inclusion_charts(name: str, s: float, eps: float) -> dict:
 
 @st.cache_resource(show_spinner=False, max_entries=512)
 def _inclusion_chart(name: str, s: float):
-    return shared_figure(inclusion_figure(inclusion_view(name, s, EPS_DEFAULT)[0]))   # CMA(s): no ε in it
+    return shared_figure(inclusion_figure(_inclusion_frame(name, s)))        # CMA(s): no ε in it
 
 
 @st.cache_resource(show_spinner=False, max_entries=512)
 def _spodes_chart(name: str, eps: float):
-    return shared_figure(spode_weights_figure(inclusion_view(name, S_DEFAULT, eps)[1]))   # AODE(ε): no s
+    return shared_figure(spode_weights_figure(_spodes_frame(name, eps)))     # AODE(ε): no s
 
 
 @st.cache_resource(show_spinner=False, max_entries=1024)
@@ -208,7 +230,8 @@ def tree_chart(name: str, s: float, depth: int, row: int) -> dict:
     return {"figure": shared_figure(tree_figure(frame, max_depth=depth, path=instance["path"])),
             "nodes": len(frame), "leaves": int(frame["split"].isna().sum()),
             "depth": int(frame["depth"].max()),
-            "instance": instance, "intervals": instance["intervals"].round(3)}
+            "instance": instance, "intervals": instance["intervals"].round(3),
+            "intervals_arrow": convert_pandas_df_to_arrow_table(instance["intervals"].round(3))}
 
 
 @st.cache_resource(show_spinner=False, max_entries=1024)
@@ -224,7 +247,8 @@ def reject_section(name: str, s: float, eps: float, d: float) -> dict:
                           "cost, credal": table[("cost", "credal")].round(4).to_numpy(),
                           "rejected, precise": table[("rejected", "precise")].round(3).to_numpy(),
                           "rejected, credal": table[("rejected", "credal")].round(3).to_numpy()})
-    return {"figure": shared_figure(reject_figure(costs, d)), "table": table}
+    return {"figure": shared_figure(reject_figure(costs, d)), "table": table,
+            "table_arrow": convert_pandas_df_to_arrow_table(table)}
 
 
 # ---------------------------------------------------------------- the slider's steps, in the background
