@@ -92,3 +92,26 @@ def test_certificates_settle_most_pairs_of_a_larger_sample():
     _, _, known = certify(codes, model.parents_, model._certify_tables, rows, np.tile(a, len(Xt)),
                           np.tile(b, len(Xt)), np.log(0.75))
     assert known.mean() > 0.5
+
+
+def test_the_exact_route_alone_warns_once(monkeypatch):
+    """Without numba the LTANC's verdicts come from the exact route alone: one RuntimeWarning per process
+    naming the [fast] extra and how much slower, then silence; the verdicts are unchanged."""
+    import warnings
+
+    from credal_core.likelihood import tan as tan_module
+
+    X, y, Xt = _case(np.random.default_rng(7), tie=False)
+    model = LTANC(alpha=0.6).fit(X, y)
+    monkeypatch.setenv("CREDAL_NUMBA", "1")
+    fast = model.predict_set(Xt)
+    monkeypatch.setattr(tan_module, "_WARNED", [])
+    monkeypatch.setenv("CREDAL_NUMBA", "0")
+    with pytest.warns(RuntimeWarning) as record:
+        slow = model.predict_set(Xt)
+    assert len(record) == 1
+    assert "[fast]" in str(record[0].message) and "slower" in str(record[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(model.predict_set(Xt), slow)
+    np.testing.assert_array_equal(slow, fast)
