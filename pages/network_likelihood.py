@@ -6,7 +6,7 @@ import streamlit as st
 
 from app_support.data import sample_names
 from app_support.network_likelihood.model import GRAPHS, MAX_EDGES_TEXT
-from app_support.network_likelihood.views import graph_view, ratio_chart, sample_view
+from app_support.network_likelihood.views import graph_view, ratio_chart, ratio_profile, sample_view
 from app_support.page import page_setup, show_chart, sync
 from app_support.text import cite
 from app_support.url_state import Choice, Number, Text, UrlState
@@ -49,28 +49,43 @@ if not 0 <= st.session_state.get(P + "row", 0) < len(X):      # a link's row bey
 row = c1.number_input("Instance (row of the data)", 0, len(X) - 1, key=P + "row", step=1, on_change=on_change)
 a = c2.selectbox("Class a", classes, key=P + "a", on_change=on_change)
 b = c3.selectbox("Class b", classes, key=P + "b", on_change=on_change)
-beta = c4.slider("Cut-off β", 0.01, 0.99, key=P + "beta", step=0.01, on_change=on_change)
+
+
+def beta_slider() -> float:
+    return c4.slider("Cut-off β", 0.01, 0.99, key=P + "beta", step=0.01, on_change=on_change)
+
+
 st.caption("Instance: " + data["rows"][int(row)])
-
-if a == b:
-    st.warning("Choose two different classes.")
-    st.stop()
 edges = st.session_state.get(P + "edges", "") if kind == "edges" else ""
-try:
-    graph = graph_view(name, kind, edges)
-    chart = ratio_chart(name, kind, edges, int(row), a, b, round(float(beta), 2))
-except ValueError as err:
-    st.error(str(err))
+problem = "Choose two different classes." if a == b else None
+if problem is None:
+    try:
+        graph = graph_view(name, kind, edges)
+        base = ratio_profile(name, kind, edges, int(row), a, b)
+    except ValueError as err:
+        problem = str(err)
+if problem is not None:
+    beta_slider()
+    (st.warning if a == b else st.error)(problem)
     st.stop()
-view = chart["view"]
 
-m1, m2, m3 = st.columns(3)
-m1.metric("MLE of γ", f"{view.mle:.4g}")
-m2.metric(f"Region {{lik > {beta:g}}}", f"[{view.region[0]:.3g}, {view.region[1]:.3g}]")
-m3.metric("lik(γ = 1)", f"{view.at_one:.4f}")
-show_chart(chart["figure"], key=P + "chart")
-st.markdown(f"α ranges over [{view.profile.alpha_range[0]:g}, {view.profile.alpha_range[1]:g}]; "
+
+@st.fragment
+def beta_view() -> None:
+    """What moves with β (a move reruns this part only): the slider, the region, the chart."""
+    beta = beta_slider()
+    chart = ratio_chart(name, kind, edges, int(row), a, b, round(float(beta), 2))
+    view = chart["view"]
+    m1, m2, m3 = st.columns(3)
+    m1.metric("MLE of γ", f"{view.mle:.4g}")
+    m2.metric(f"Region {{lik > {beta:g}}}", f"[{view.region[0]:.3g}, {view.region[1]:.3g}]")
+    m3.metric("lik(γ = 1)", f"{view.at_one:.4f}")
+    show_chart(chart["figure"], key=P + "chart")
+
+
+beta_view()
+st.markdown(f"α ranges over [{base.profile.alpha_range[0]:g}, {base.profile.alpha_range[1]:g}]; "
             "the table lists the cells γ touches: the count d, its row's total, and the exponent q.")
 with st.expander("Graph (parents of each node)"):
     st.dataframe(graph["table"], hide_index=True)
-st.dataframe(view.profile.cells, hide_index=True)
+st.dataframe(base.profile.cells, hide_index=True)

@@ -16,7 +16,7 @@ from app_support.data import sample_class_column
 from app_support.network_likelihood.figures import profile_figure
 from app_support.network_likelihood.model import RatioView, graph_parents, ratio_view
 
-__all__ = ["sample_view", "graph_view", "ratio_chart"]
+__all__ = ["sample_view", "graph_view", "ratio_profile", "ratio_chart"]
 
 BASE_BETA = 0.15             # the β the profile is first computed at (its region is recomputed per β)
 
@@ -43,7 +43,9 @@ def graph_view(name: str, kind: str, edges: str) -> dict:
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def _profile(name: str, kind: str, edges: str, row: int, a: str, b: str) -> RatioView:
+def ratio_profile(name: str, kind: str, edges: str, row: int, a: str, b: str) -> RatioView:
+    """:func:`~app_support.network_likelihood.model.ratio_view` at :data:`BASE_BETA`: what does not move
+    with β (the profile, its curve and path, the MLE); a ValueError (e.g. a cycle) is raised, not cached."""
     data = sample_view(name)
     return ratio_view(data["X"], data["y"], data["class_name"], graph_view(name, kind, edges)["parents"], row,
                       a, b, BASE_BETA)
@@ -53,7 +55,7 @@ def _profile(name: str, kind: str, edges: str, row: int, a: str, b: str) -> Rati
 def ratio_chart(name: str, kind: str, edges: str, row: int, a: str, b: str, beta: float) -> dict:
     """:func:`~app_support.network_likelihood.model.ratio_view` at ``beta`` (the profile shared over β,
     its β-region recomputed) and its figure."""
-    base = _profile(name, kind, edges, row, a, b)
+    base = ratio_profile(name, kind, edges, row, a, b)
     view = dataclasses.replace(base, region=base.profile.region(beta))
     figure = profile_figure(view.curve["gamma"], view.curve["likelihood"], view.path["gamma"],
                             view.path["likelihood"], view.region, view.mle, beta,

@@ -3,6 +3,7 @@ model (graphs from text, the view's numbers against NetworkLikelihood)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from app_support.data import load_sample
 from app_support.network_likelihood.figures import profile_figure
 from app_support.network_likelihood.model import graph_parents, parse_edges, ratio_view
+from tests.pages._apptest import plotly_array
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "network_likelihood.py")
 
@@ -79,3 +81,25 @@ def test_the_cached_chart_at_any_beta_is_ratio_view_at_that_beta(beta):
     assert got.region == expected.region and got.mle == expected.mle and got.at_one == expected.at_one
     np.testing.assert_array_equal(got.curve.to_numpy(), expected.curve.to_numpy())
     assert data["rows"][7] == ", ".join(f"{k} = {v}" for k, v in X.iloc[7].items())
+
+
+def test_a_move_of_beta_updates_region_chart_and_link_and_keeps_the_tables():
+    """β lives in a fragment (a move reruns the slider, metrics and chart only): after a move the region
+    is ratio_view's at the new β, the chart's band and line follow it, the URL says it, the tables stay."""
+    at = run_page({"data": "tic_tac_toe", "row": "7"})
+    tables = [frame.value.to_json() for frame in at.dataframe]
+    at.slider(key="nl_beta").set_value(0.42).run()
+    assert not at.exception and not at.error
+    X, y = load_sample("tic_tac_toe")
+    classes = sorted(y.astype(str).unique())
+    parents = graph_parents("tan", X, y.astype(str), "class")
+    view = ratio_view(X, y.astype(str), "class", parents, 7, classes[0], classes[1], 0.42)
+    assert metric(at, "Region {lik > 0.42}") == f"[{view.region[0]:.3g}, {view.region[1]:.3g}]"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    curve = spec["data"][0]
+    np.testing.assert_array_equal(plotly_array(curve["x"]), view.curve["gamma"].to_numpy())   # exact values
+    np.testing.assert_array_equal(plotly_array(curve["y"]), view.curve["likelihood"].to_numpy())
+    beta_line = [s for s in spec["layout"]["shapes"] if s["type"] == "line" and s.get("y0") == s.get("y1")]
+    assert beta_line[0]["y0"] == 0.42
+    assert at.query_params["beta"] in ("0.42", ["0.42"])
+    assert [frame.value.to_json() for frame in at.dataframe] == tables
