@@ -9,7 +9,15 @@ import streamlit as st
 
 from app_support.lessons.catalogue import step_link
 from app_support.page import page_setup, show_chart, write_url
-from app_support.profile_likelihood.model import MULT_COUNTS, mult_view, pair_view
+from app_support.profile_likelihood.model import (
+    COL_C,
+    COL_NOT,
+    MULT_COUNTS,
+    checked_pair,
+    counts_frame,
+    mult_view,
+    pair_view,
+)
 from app_support.text import cite, cite_plain
 from app_support.url_state import Choice, Flag, Number, Text, UrlState
 from credal_core.likelihood.pair_input import PairInput, critical_text, paper_pairs, readable
@@ -30,7 +38,6 @@ STATE = UrlState(                      # in the order of the links the page has 
     Number("samples", 3_000, 500, 20_000, step=500, integer=True),
 )
 MAX_COUNT = 100_000
-COL_C, COL_NOT = "n(c, f̃_j)", "n(¬c, f̃_j)"
 K_PRESET, K_ALPHA, K_BETA, K_SAMPLES, K_INSTANCE = (f"pl_{name}" for name in (
     "preset", "alpha", "beta", "samples", "include_instance"))
 K_NC, K_NNOT, K_PAIR, K_BASE, K_VERSION, K_LAST = ("pl_n_c", "pl_n_not", "pl_pair", "pl_table_base",
@@ -51,7 +58,7 @@ def load_pair(pair: PairInput) -> None:
     """Make ``pair`` the current two-class problem: the table is rebuilt from it, edits dropped."""
     st.session_state[K_PAIR] = pair
     st.session_state[K_NC], st.session_state[K_NNOT] = pair.n_c, pair.n_not
-    st.session_state[K_BASE] = pd.DataFrame({COL_C: pair.counts_c, COL_NOT: pair.counts_not}, dtype="Int64")
+    st.session_state[K_BASE] = counts_frame(pair)
     st.session_state[K_VERSION] = st.session_state.get(K_VERSION, 0) + 1
 
 
@@ -174,7 +181,7 @@ def counts_editor(preset: str) -> None:
     n_not = c2.number_input("n(¬c)", 0, MAX_COUNT, step=1, key=K_NNOT, on_change=on_counts_edit)
     cells = [pd.to_numeric(table[col], errors="coerce").astype(float) for col in (COL_C, COL_NOT)]
     try:                                       # PairProfile checks the counts and says what is wrong
-        st.session_state[K_PAIR] = PairInput.from_counts(n_c, n_not, *cells)   # empty cells: NaN
+        st.session_state[K_PAIR] = checked_pair(n_c, n_not, *map(tuple, cells))   # empty cells: NaN
     except ValueError as problem:
         st.error(f"**These counts cannot be used:** {problem}. Every cell needs a whole number, at most "
                  "the count of its class; delete a row you do not need.")

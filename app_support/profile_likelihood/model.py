@@ -2,6 +2,7 @@
 around credal_core; results and figures are read only, so they are cached as resources, not copied)."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -15,6 +16,23 @@ from credal_core.likelihood.pair_input import PairInput, lncc_answer
 SEED = 0
 ALPHA_GRID = tuple(round(i / 100, 2) for i in range(101))     # the values of the page's α slider
 MULT_COUNTS, MULT_SUBSET = (2, 4, 3), (0, 1)   # 003 Example 1: a, b, c seen 2, 4, 3 times; g = θ_a + θ_b
+
+
+COL_C, COL_NOT = "n(c, f̃_j)", "n(¬c, f̃_j)"      # the counts table's columns
+
+
+@functools.lru_cache(maxsize=1024)
+def checked_pair(n_c, n_not, counts_c: tuple, counts_not: tuple) -> PairInput:
+    """``PairInput.from_counts`` of these counts (its ``ValueError`` raised unchanged, never cached): the
+    table's counts are checked once per value, not on every run of every session that shows them."""
+    return PairInput.from_counts(n_c, n_not, list(counts_c), list(counts_not))
+
+
+@functools.lru_cache(maxsize=256)
+def counts_frame(pair: PairInput) -> pd.DataFrame:
+    """The counts table of ``pair`` as the editor starts from it (read only: shared by every session; the
+    editor works on a copy)."""
+    return pd.DataFrame({COL_C: pair.counts_c, COL_NOT: pair.counts_not}, dtype="Int64")
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

@@ -329,3 +329,17 @@ def test_the_intro_links_the_lesson_steps_that_explain_the_lncc():
     assert not lessons_page.exception
     step = lesson.steps[int(query["step"]) - 1]
     assert lessons_page.header[0].value == step.title and "likelihood" in step.text
+
+
+def test_edits_never_change_the_shared_table_of_an_example():
+    """Every session starts its editor from one shared table per problem (``counts_frame``): an edit and
+    a new row change this session's counts, never that table."""
+    from app_support.profile_likelihood.model import counts_frame
+    from credal_core.likelihood.pair_input import paper_pairs
+    pair = paper_pairs()["000 Example 2"]
+    before = counts_frame(pair).copy()
+    at = run_page()
+    edit_table(at, edited={0: {COL_C: 4}}, added=[{COL_C: 1, COL_NOT: 1}])
+    assert at.query_params["preset"] == "custom" and at.query_params["counts"] == "4-1,1-1"
+    assert counts_frame(pair).equals(before) and counts_frame(pair)[COL_C].tolist() == [5]
+    assert run_page().data_editor[0].value[COL_C].tolist() == [5]

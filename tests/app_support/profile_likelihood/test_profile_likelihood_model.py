@@ -31,3 +31,29 @@ def test_the_view_uses_the_cut_of_its_alpha():
         cut = [t for t in view["figure"].to_dict()["data"] if t["name"].endswith("(exact)")][0]
         assert cut["x"] == list(pair.profile(True).alpha_cut(alpha))
         assert cut["y"] == [alpha, alpha]
+
+
+def test_checked_counts_are_from_counts_and_refusals_are_never_cached():
+    import pytest
+
+    from app_support.profile_likelihood.model import checked_pair
+    for args in ((6, 2, (5.0,), (1.0,)), (6, 5, (3.0, 0.0, 4.0), (1.0, 2.0, 4.0))):
+        assert checked_pair(*args) == PairInput.from_counts(args[0], args[1], list(args[2]), list(args[3]))
+        assert checked_pair(*args) is checked_pair(*args)
+    for bad in ((6, 2, (7.0,), (1.0,)), (6, 2, (float("nan"),), (1.0,)), (6, 2, (2.5,), (1.0,))):
+        for _ in range(2):                     # the same refusal every time: an error is not remembered
+            with pytest.raises(ValueError) as got:
+                checked_pair(*bad)
+            with pytest.raises(ValueError) as expected:
+                PairInput.from_counts(bad[0], bad[1], list(bad[2]), list(bad[3]))
+            assert str(got.value) == str(expected.value)
+
+
+def test_the_counts_frame_is_the_pairs():
+    import pandas as pd
+
+    from app_support.profile_likelihood.model import COL_C, COL_NOT, counts_frame
+    pair = PairInput.from_text("3-1,0-2,4-4", "6-5")
+    frame = counts_frame(pair)
+    pd.testing.assert_frame_equal(frame, pd.DataFrame({COL_C: [3, 0, 4], COL_NOT: [1, 2, 4]}, dtype="Int64"))
+    assert counts_frame(pair) is frame
