@@ -251,6 +251,15 @@ def submit(code: str, student: str, question, answer, verdict) -> None:
         st.error(str(problem))
 
 
+def kept_answer(code: str, student: str, question):
+    """The student's answer the class keeps (None: none, or the class or the student is gone — the page
+    says so on its next run)."""
+    try:
+        return logic.answer_from_stored(question, class_store().answer_of(code, student, question.id))
+    except (NotAStudent, *GONE, ValueError):
+        return None
+
+
 def record(code: str, student: str, step: int, value: float) -> None:
     try:
         class_store().record_result(code, student, step, value)
@@ -353,6 +362,7 @@ def student_view(link: logic.ClassLink) -> None:
         hold_verdict=True,
         revealed=question_id in state.revealed,
         after_verdict=lambda: class_answers(link.code, lesson, step, question),
+        stored_answer=lambda: kept_answer(link.code, link.student, question),
     )
     st.caption(f"Class {link.code}: your teacher unlocks the steps and reveals the answers.")
     render_step(lesson, step, seed, hooks)

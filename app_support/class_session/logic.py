@@ -109,6 +109,22 @@ def stored_answer(question: Question, answer):
     raise ValueError(f"unknown question kind {question.kind!r}")
 
 
+def answer_from_stored(question: Question, stored: str | None):
+    """The inverse of :func:`stored_answer` on what the store gives back (text): the answer as the
+    question's input gives it (a number, an option, the list of classes); None when ``stored`` is None or
+    does not read as an answer to this question."""
+    if stored is None:
+        return None
+    if question.kind == NUMBER:
+        return parse_number(stored)
+    if question.kind == CHOICE:
+        return stored if stored in question.options else None
+    if question.kind == CLASSES:
+        chosen = [c for c in question.options if c in set(stored.split(", "))]
+        return chosen if chosen and ", ".join(chosen) == stored else None
+    raise ValueError(f"unknown question kind {question.kind!r}")
+
+
 def expected_answer(question: Question, right) -> str | float:
     """The right answer in the stored form (see :func:`stored_answer`)."""
     if question.kind == CLASSES:

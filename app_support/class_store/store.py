@@ -277,6 +277,18 @@ class ClassStore:
                          {"code": code, "student": student, "question": question, "answer": answer,
                           "right": None if right is None else int(right), "now": self.clock()})
 
+    def answer_of(self, code, student_key, question: str) -> str | None:
+        """This student's stored answer to ``question`` as :meth:`submit_answer` kept it (text; a number
+        as its ``repr``), or None: what a page that lost its session (a reload, a reconnect to another
+        worker) shows the student again."""
+        question, code = rules.check_name(question, "a question id"), self._code(code)
+        with self.engine.connect() as conn:
+            self._live(conn, code)
+            student = self._student(conn, code, student_key)
+            return conn.execute(_q("SELECT answer FROM answers WHERE code = :code AND student = :student "
+                                   "AND question = :question"),
+                                {"code": code, "student": student, "question": question}).scalar()
+
     def record_result(self, code, student_key, step: int, value: float) -> None:
         """The student's own experiment result at ``step`` (one per student and step; a new one replaces)."""
         step, value, code = rules.check_step(step), rules.check_value(value), self._code(code)

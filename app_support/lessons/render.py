@@ -60,6 +60,10 @@ class Hooks:
         With ``hold_verdict``: the teacher has revealed this step's answer (answers are closed).
     after_verdict : callable or None
         Called inside the question's box once the verdict shows (the class's distribution).
+    stored_answer : callable or None
+        With ``hold_verdict``: ``stored_answer()`` → this student's answer as the class keeps it (None: none
+        yet), read when this session has checked none — a reload, or a page that reconnected to another
+        server process after its own stopped — so the answer still shows as given, and graded at the reveal.
     """
 
     link: Callable[[int], dict]
@@ -73,6 +77,7 @@ class Hooks:
     hold_verdict: bool = False
     revealed: bool = False
     after_verdict: Callable[[], None] | None = None
+    stored_answer: Callable[[], object] | None = None
 
 
 # ---------------------------------------------------------------- what every session shares
@@ -244,9 +249,17 @@ def _question_box(lesson_id: str, step, question, key: str, hooks: Hooks) -> Ver
             st.session_state[key + "verdict"] = _answer_shown(lesson_id, step, question)
             st.session_state[key + "shown"] = True
         verdict = st.session_state.get(key + "verdict")
+        restored = None
+        if held and verdict is None and hooks.stored_answer is not None:
+            stored = hooks.stored_answer()
+            restored = None if stored is None else grade(lesson_id, step, question, stored)
+            verdict = restored if restored is not None and restored.status != INVALID else None
         if held and not hooks.revealed:
             if verdict is not None and verdict.status == INVALID:
                 st.warning(verdict.message)
+            elif verdict is not None and verdict is restored:
+                st.info("Your answer is in (kept with the class). You can change it until your teacher "
+                        "reveals the answer.")
             elif verdict is not None:
                 st.info("Your answer is in. You can change it until your teacher reveals the answer.")
             else:

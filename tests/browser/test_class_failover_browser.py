@@ -169,11 +169,11 @@ def scenario(tmp_path, stage: Stages) -> None:
             stage("the teacher's page reconnects")
             wait_until(lambda: worker_port(teacher.context, base) == b_port, RECONNECT,
                        "the teacher's page did not reconnect")
-        # A's page has run on its new worker once this shows: a new session has not seen A's Check (the
-        # answer itself is in the database, asserted below), so the caption replaces "Your answer is in"
+        # A's page has run on its new worker once this shows: a new session has not seen A's Check, so it
+        # reads A's answer back from the class ("kept with the class": nothing lost from A's page either)
         expect(a.get_by_test_id("stApp")).to_have_attribute("data-test-connection-state", "CONNECTED",
                                                              timeout=RECONNECT)
-        expect(a.get_by_text("Your teacher reveals the answer when the class has answered.")).to_be_visible(
+        expect(a.get_by_text("Your answer is in (kept with the class).", exact=False)).to_be_visible(
             timeout=RECONNECT)
         stage("the teacher unlocks step 3; A and B follow")
         teacher.get_by_role("button", name="Next step →").click()

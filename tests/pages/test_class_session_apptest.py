@@ -137,6 +137,37 @@ def test_start_join_unlock_answer_reveal_export(database):
     assert "nickname" not in rows[0]
 
 
+def test_a_page_that_lost_its_session_shows_the_kept_answer_and_grades_it_at_the_reveal(database):
+    """A reload, or a page reconnected to another server process after its own stopped, starts a new
+    session: the student's answer is read back from the class (not lost from the page), and the reveal
+    grades it."""
+    teacher = start_class()
+    code = param(teacher, "code")
+    teacher.button(key="cls_t_next").click()
+    ok(teacher.run())
+    step = find_lesson(LESSON).steps[1]
+    question = step.question.generate(logic.class_seed(code))
+    right = step.question.solve(question.params)
+    answered, silent = join(code), join(code)
+    for student in (answered, silent):
+        ok(student.run())
+    answer(answered, question, f"{right + 0.3:.4f}")
+    assert "Your answer is in." in answered.info[0].value
+    links = {name: dict((k, param(at, k)) for k in at.query_params) for name, at in
+             (("answered", answered), ("silent", silent))}
+    again = ok(open_page(PAGE, links["answered"]))                  # a new session, the same link
+    assert again.info and "Your answer is in (kept with the class)" in again.info[0].value
+    assert not again.success and not again.error
+    fresh = ok(open_page(PAGE, links["silent"]))
+    assert not fresh.info and any("Your teacher reveals the answer" in c.value for c in fresh.caption)
+    teacher.button(key="cls_t_reveal").click()
+    ok(teacher.run())
+    graded = ok(open_page(PAGE, links["answered"]))
+    assert graded.error and "Not quite" in graded.error[0].value, "the kept (wrong) answer is graded"
+    assert ClassStore(str(database)).answer_of(code, links["answered"]["k"], question.id) == \
+        repr(float(f"{right + 0.3:.4f}"))
+
+
 def test_a_student_cannot_go_beyond_the_unlocked_step_and_may_go_back():
     teacher = start_class()
     code = param(teacher, "code")

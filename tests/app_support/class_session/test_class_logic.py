@@ -95,6 +95,9 @@ def test_the_right_answer_is_stored_as_the_expected_answer_and_tallied_as_right(
     expected = logic.expected_answer(question, right)
     assert stored == expected
     stored_text = rules.check_answer(stored)          # what the store keeps of it
+    restored = logic.answer_from_stored(question, stored_text)     # what a page that lost its session reads
+    assert spec.grade(question, restored).status == RIGHT
+    assert logic.stored_answer(question, restored) == stored
     result = logic.tally(question, {stored_text: 3}, expected)
     if question.kind == NUMBER:
         assert result.values == (pytest.approx(float(right)),) * 3 and result.right == float(right)
@@ -142,3 +145,17 @@ def test_lessons_one_to_three_each_pool_a_per_student_experiment(number):
     assert all(isinstance(v, float) for v in values)
     assert len(set(values)) > 1, "classmates get other numbers from the same truth"
     assert step.experiment.run(params, seeds[0]) == values[0], "the same student, the same number"
+
+
+def test_a_kept_answer_reads_back_as_given_or_not_at_all():
+    number, choice, classes = _question(NUMBER), _question(CHOICE), _question(CLASSES)
+    assert logic.answer_from_stored(number, rules.check_answer(0.25)) == 0.25
+    assert logic.answer_from_stored(number, "12.5") == 12.5
+    assert logic.answer_from_stored(choice, choice.options[1]) == choice.options[1]
+    two = ", ".join(classes.options[:2])
+    assert logic.answer_from_stored(classes, two) == list(classes.options[:2])
+    for question in (number, choice, classes):
+        assert logic.answer_from_stored(question, None) is None
+        assert logic.answer_from_stored(question, "not an answer") is None
+    # the store keeps the classes in the question's order: another order was not written by this app
+    assert logic.answer_from_stored(classes, ", ".join(reversed(classes.options[:2]))) is None

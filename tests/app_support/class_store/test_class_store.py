@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
-from app_support.class_store import ClassExpired, ClassNotFound, ClassStore
+from app_support.class_store import ClassExpired, ClassNotFound, ClassStore, NotAStudent
 from app_support.class_store.rules import ALPHABET, CODE_LENGTH
 from app_support.class_store.store import EXPIRED_GRACE_S
 
@@ -76,6 +76,12 @@ def test_unlocking_answers_distribution_reveal_and_share_right(store):
     assert store.summary(code, "q2", teacher).distribution == {"0.25": 1}
     empty = store.summary(code, "q9", teacher)
     assert (empty.answered, empty.distribution, empty.share_right) == (0, {}, None)
+    # what a page that lost its session shows the student again: their own answer, the latest one
+    assert [store.answer_of(code, k, "q1") for k in students] == ["A", "A", "A", "C", "A"]
+    assert store.answer_of(code, students[0], "q2") == "0.25"
+    assert store.answer_of(code, students[1], "q2") is None
+    with pytest.raises(NotAStudent):
+        store.answer_of(code, "not-a-student-key", "q1")
 
 
 def test_the_version_changes_with_every_write_and_with_nothing_else(store):
