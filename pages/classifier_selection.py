@@ -3,7 +3,6 @@ their critical perturbation thresholds (paper 004, Li, De Bock & de Cooman)."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from app_support.classifier_selection.counts import (
@@ -24,8 +23,9 @@ from app_support.classifier_selection.model import (
     K_MIN,
     PAPER_SUBSETS,
     TABLE,
-    accuracy_curve,
+    class_names,
     column_values,
+    curve_frame,
     curve_view,
     decision,
     default_subsets,
@@ -197,14 +197,14 @@ if is_table(name):
                        "¬c; f2 = x on 3 and 4.")
 if KEY + "note" in st.session_state:
     st.warning(st.session_state[KEY + "note"])
-classes = sorted(map(str, pd.unique(pd.Series(y))))
+classes = class_names(name)
 if len(classes) > 2:
     st.info(f"This data set has {len(classes)} classes ({', '.join(classes)}). A classifier is *right* on "
             "an instance when it predicts exactly its class; each threshold is the largest s for which the "
             "[NCC](/glossary#ncc) still returns only the classifier's class, i.e. the smallest over all "
             "rival classes.")
-to_url()
 if not f1 or not f2:
+    to_url()            # (otherwise the fragment below writes the URL, once its widgets have their values)
     st.warning("Choose at least one feature for C1 and for C2.")
     st.stop()
 f1t, f2t = tuple(c for c in columns if c in f1), tuple(c for c in columns if c in f2)
@@ -264,17 +264,16 @@ def instance_and_curve() -> None:
     described = ", ".join(f"{c} = {v}" for c, v in zip(columns, instance))
     st.markdown(decision_text(view["info"][distance], distance=distance, k=int(k), n_train=len(train),
                               described=described, truth=truth))
-    st.table(view["table"])
+    st.table(view["table"], hide_index=False)      # Arrow, converted once per view (the index: distance)
 
     st.header(cite("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)"))
     settings = (name, f1t, f2t, int(runs), mode)
-    if st.session_state.get(KEY + "curve", (None,))[0] != settings:    # not on every k: a cache hit
-        try:                                                             # replays the run's progress
-            st.session_state[KEY + "curve"] = (settings, accuracy_curve(*settings))
-        except ValueError as err:
-            st.error(f"The accuracy curve cannot be computed for these settings: {err}")
-            return
-    shown = curve_view(*settings, int(k), _curve=st.session_state[KEY + "curve"][1])
+    try:
+        curve_frame(*settings)          # shared by the process: no copy, no replay per student
+    except ValueError as err:
+        st.error(f"The accuracy curve cannot be computed for these settings: {err}")
+        return
+    shown = curve_view(*settings, int(k))
     show_chart(shown["figure"], key="accuracy_chart")
     st.markdown(cite(shown["text"]))
 

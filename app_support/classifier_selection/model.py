@@ -7,9 +7,13 @@ through the evaluation engine in the server's worker processes (:mod:`app_suppor
 from __future__ import annotations
 
 import copy
+import functools
+import threading
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from app_support.classifier_selection.counts import frame, is_table, table_of
@@ -41,6 +45,16 @@ from credal_core.resampling import repeated_holdout
 from credal_core.selection.threshold import ThresholdSelector, best_two_subsets, sequential_forward_selection
 
 
+def _memo(maxsize: int):
+    """A per-process memo of hashable arguments in front of a ``st.cache_resource`` function (which still
+    computes each value once and shares it): a hit is a dict lookup, not Streamlit's hashing of every
+    argument and inspection of the signature (about a millisecond a call, several calls per run and
+    student).  For functions that draw nothing (no element to replay on a hit)."""
+    def wrap(cached):
+        return functools.wraps(cached)(functools.lru_cache(maxsize=maxsize)(cached))
+    return wrap
+
+
 # ---------------------------------------------------------------- data, defaults, one split
 def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     """(X, y) of one of :data:`DATASETS` or of a count table (``counts.table_name``), read once per
@@ -50,12 +64,14 @@ def load_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     return _dataset(name)
 
 
+@_memo(64)
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _dataset(name: str) -> tuple[pd.DataFrame, np.ndarray]:
     X, y = frame(table_of(name)) if is_table(name) else load_sample(name)
     return X, np.asarray(y)
 
 
+@_memo(64)
 @st.cache_resource(show_spinner=False, max_entries=64)
 def column_values(name: str) -> dict[str, list]:
     """Each column's values (the typed instance's choices; shared: never mutate): sorted, or a count
@@ -74,14 +90,23 @@ def sfs_subsets(name: str) -> tuple[tuple, tuple, pd.DataFrame]:
     return best, second, table
 
 
+@_memo(64)
+def class_names(name: str) -> tuple[str, ...]:
+    """The data set's classes as text, sorted."""
+    return tuple(sorted(map(str, pd.unique(pd.Series(load_dataset(name)[1])))))
+
+
+@_memo(64)
 def default_subsets(name: str) -> tuple[tuple, tuple]:
-    """004 Table 1's subsets, a count table's (C1 = f1, C2 = every feature: lesson 6's) or SFS's."""
+    """004 Table 1's subsets, a count table's (C1 = f1, C2 = every feature: lesson 6's) or SFS's (its
+    spinner shows on the process's first call only: a ``st.cache_data`` hit would unpickle its table)."""
     if is_table(name):
         columns = tuple(load_dataset(name)[0].columns)
         return columns[:1], columns
     return PAPER_SUBSETS[name] if name in PAPER_SUBSETS else sfs_subsets(name)[:2]
 
 
+@_memo(256)
 @st.cache_resource(show_spinner=False, max_entries=256)
 def split(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One random 70/30 split (004 Example 1), seeded (shared: never mutate)."""
@@ -134,11 +159,13 @@ def _training(name: str, f1: tuple, f2: tuple, seed: int, mode: str) -> tuple[pd
     return training, training["outcome"].value_counts().to_dict()
 
 
+@_memo(2048)
 @st.cache_resource(show_spinner=False, max_entries=2048)
 def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple) -> dict:
     """Both selectors' explanation of one instance (``instance``: the values of a row, in column
-    order), the training table and its outcome counts, the neighbourhoods side by side, and the
-    threshold plane with both neighbourhoods (a shared figure)."""
+    order), the training table and its outcome counts, the neighbourhoods side by side (a
+    ``pyarrow.Table`` of :func:`neighbour_table`, its index kept: show it with ``hide_index=False``), and
+    the threshold plane with both neighbourhoods (a shared figure)."""
     if not K_MIN <= k <= K_MAX:
         raise ValueError(f"k must be in {K_MIN} … {K_MAX}; got {k}")
     info = {d: explained_each_k(name, f1, f2, seed, mode, instance, d)[k - K_MIN] for d in DISTANCES}
@@ -147,7 +174,10 @@ def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, inst
     figure = threshold_plane_figure(training, test_point=(info["euclidean"]["threshold_1"],
                                                           info["euclidean"]["threshold_2"]),
                                     neighbours={d: info[d]["neighbours"] for d in DISTANCES}, k=kk)
-    return {"info": info, "counts": counts, "table": neighbour_table(info), "plane": figure}
+    # the neighbourhoods as the Arrow table st.table would make of the frame (``pa.Table.from_pandas``, shown
+    # with its index): converted once here, not on every run of every student
+    table = pa.Table.from_pandas(neighbour_table(info))
+    return {"info": info, "counts": counts, "table": table, "plane": figure}
 
 
 # ---------------------------------------------------------------- sections 2 and 3: long runs
@@ -171,23 +201,48 @@ def accuracy_curve(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thr
         training_thresholds=training_thresholds, scheduler=pool, progress=progress))
 
 
+_CURVES: OrderedDict[tuple, pd.DataFrame] = OrderedDict()      # curve_frame's frames (read only), newest last
+_CURVES_MAX = 32
+_CURVES_LOCK = threading.Lock()
+
+
+def curve_frame(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> pd.DataFrame:
+    """:func:`accuracy_curve`'s frame, kept once per process and shared (read only: never mutate).
+
+    A ``st.cache_data`` hit unpickles its copy of the frame and replays the run's recorded progress
+    bar on every call: in a class, every student's first view paid that (about 40 % of the page's
+    first render).  Here only the process's first call of these arguments goes to the cache."""
+    key = (name, tuple(f1), tuple(f2), int(n_repeats), training_thresholds)
+    with _CURVES_LOCK:
+        frame = _CURVES.get(key)
+        if frame is not None:
+            _CURVES.move_to_end(key)
+            return frame
+    frame = accuracy_curve(*key)                        # outside the lock: a long run, on a miss
+    with _CURVES_LOCK:
+        _CURVES[key] = frame
+        while len(_CURVES) > _CURVES_MAX:
+            _CURVES.popitem(last=False)
+    return frame
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _curve_base(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, *,
-                _curve: pd.DataFrame) -> dict:
+def _curve_base(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str) -> dict:
     """Fig. 3 without the k line and its peaks in words (the same for every k)."""
+    curve = curve_frame(name, f1, f2, n_repeats, training_thresholds)
     is_paper = name == "balloons" and (f1, f2) == PAPER_SUBSETS["balloons"]
-    return {"figure": accuracy_vs_k_figure(_curve, paper=PAPER_FIG3_BALLOONS if is_paper else None),
-            "text": curve_text(_curve, n_repeats, is_paper)}
+    return {"figure": accuracy_vs_k_figure(curve, paper=PAPER_FIG3_BALLOONS if is_paper else None),
+            "text": curve_text(curve, n_repeats, is_paper)}
 
 
+@_memo(256)
 @st.cache_resource(show_spinner=False, max_entries=256)
-def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int, *,
-               _curve: pd.DataFrame) -> dict:
-    """Fig. 3 with the current k marked (a shared figure) and its peaks in words; ``_curve`` is
-    :func:`accuracy_curve` of the same arguments (passed in, so that no cached run's recorded
-    progress messages are replayed here on every k).  Another k only adds its line to the figure
-    built once for the curve."""
-    base = _curve_base(name, f1, f2, n_repeats, training_thresholds, _curve=_curve)
+def curve_view(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds: str, k: int) -> dict:
+    """Fig. 3 with the current k marked (a shared figure) and its peaks in words.  Call
+    :func:`curve_frame` of the same arguments first (the page does, and says so when it fails): here it
+    is then a lookup, so that no run's progress messages are recorded in this cache and replayed on
+    every k.  Another k only adds its line to the figure built once for the curve."""
+    base = _curve_base(name, f1, f2, n_repeats, training_thresholds)
     return {"figure": with_k_line(base["figure"], k) if k <= 20 else base["figure"], "text": base["text"]}
 
 

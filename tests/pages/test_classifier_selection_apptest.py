@@ -141,7 +141,7 @@ def test_default_view_then_the_row_flips_between_k_3_and_4_as_the_hint_says_and_
     assert "Among its 15 nearest training points" in page_text(at)
 
 
-@pytest.mark.parametrize("target", ["decision", "accuracy_curve", "table2"])
+@pytest.mark.parametrize("target", ["decision", "curve_frame", "table2"])
 def test_a_value_error_of_the_computation_is_a_message_not_a_traceback(monkeypatch, target):
     import app_support.classifier_selection.model as cache
 

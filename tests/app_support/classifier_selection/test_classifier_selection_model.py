@@ -1,0 +1,74 @@
+"""The shared computations of "Classifier selection" as a class of students calls them: what each student's
+run reads must be what the Streamlit caches behind it hold, and st.table must be given the same table."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit import dataframe_util
+from streamlit.elements.table import _compute_hide_index
+
+import app_support.classifier_selection.model as model
+from app_support.classifier_selection.figures import neighbour_table
+
+F1, F2 = model.PAPER_SUBSETS["balloons"]
+
+
+def test_curve_frame_runs_each_curve_once_per_process_and_keeps_the_newest(monkeypatch):
+    calls = []
+
+    def fake_curve(*key):
+        calls.append(key)
+        return pd.DataFrame({"k": [2], "accuracy": [len(calls)]})
+
+    monkeypatch.setattr(model, "accuracy_curve", fake_curve)
+    monkeypatch.setattr(model, "_CURVES", type(model._CURVES)())
+    monkeypatch.setattr(model, "_CURVES_MAX", 3)
+    first = model.curve_frame("balloons", F1, F2, 10, "resubstitution")
+    assert model.curve_frame("balloons", list(F1), F2, 10, "resubstitution") is first and len(calls) == 1
+    for runs in (20, 30, 40):                       # three more: the oldest (the first) is dropped
+        model.curve_frame("balloons", F1, F2, runs, "resubstitution")
+    assert len(calls) == 4
+    assert model.curve_frame("balloons", F1, F2, 10, "resubstitution") is not first and len(calls) == 5
+
+
+def test_a_refused_curve_is_not_kept(monkeypatch):
+    def refuse(*key):
+        raise ValueError("a single class")
+
+    monkeypatch.setattr(model, "accuracy_curve", refuse)
+    monkeypatch.setattr(model, "_CURVES", type(model._CURVES)())
+    for _ in range(2):
+        with pytest.raises(ValueError, match="a single class"):
+            model.curve_frame("balloons", F1, F2, 10, "resubstitution")
+    assert not model._CURVES
+
+
+@pytest.mark.parametrize("name, args", [
+    ("split", ("balloons", 3)),
+    ("decision", ("balloons", F1, F2, 3, 4, "resubstitution", ("PURPLE", "LARGE", "DIP", "ADULT"))),
+    ("column_values", ("weather",)),
+])
+def test_the_memo_in_front_returns_the_shared_cached_value(name, args):
+    """A memo hit is the object the Streamlit cache behind it holds (computed once, shared)."""
+    front = getattr(model, name)
+    assert front(*args) is front(*args) is front.__wrapped__(*args)
+
+
+def test_the_neighbour_table_is_the_arrow_table_st_table_would_make():
+    """``decision`` hands st.table the Arrow table of the neighbour frame, converted once: the bytes sent and
+    the index shown are those of the frame itself."""
+    instance = ("PURPLE", "LARGE", "DIP", "ADULT")
+    for k in (1, 3, 4, 12):
+        view = model.decision("balloons", F1, F2, 0, k, "resubstitution", instance)
+        frame = neighbour_table(view["info"])
+        assert (dataframe_util.convert_anything_to_arrow_bytes(view["table"])
+                == dataframe_util.convert_anything_to_arrow_bytes(frame))
+        assert _compute_hide_index(frame, None) is False          # the page passes hide_index=False
+
+
+def test_class_names_and_default_subsets_of_a_count_table():
+    name = "counts:8-6,5-2,3-4"
+    assert model.class_names(name) == ("c", "¬c")
+    assert model.default_subsets(name) == (("f1",), ("f1", "f2"))
+    assert model.column_values(name) == {"f1": ["x", "o"], "f2": ["x", "o"]}
+    assert model.class_names("weather") == tuple(sorted(set(map(str, model.load_dataset("weather")[1]))))
