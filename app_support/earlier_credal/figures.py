@@ -5,16 +5,22 @@
 * :func:`spode_weights_figure` — BMA-AODE's and COMP-AODE's weight of each SPODE (super-parent);
 * :func:`tree_figure` — a credal decision tree drawn left to right from ``tree_frame``: splits with
   their counts, leaves with their IDM intervals, an instance's path highlighted, deeper nodes folded;
-* :func:`reject_figure` — expected cost against d (``paper_001_figures.reject_cost_figure``) with the
-  chosen d marked.
+* :func:`reject_figure` — expected cost against d (the figure of ``paper_001_figures.reject_cost_figure``)
+  with the chosen d marked.
+
+Each is declared as plain dicts (:class:`app_support.figures.DeclaredFigure`, plotly's ``plotly_white``
+template): no plotly validation when a slider reaches a value not computed before (it was about half of
+that computation); tests check each against plotly's validation of it and against the plotly-built figure.
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app_support.paper_001_figures import reject_cost_figure
+from app_support.figures import DeclaredFigure, typed_array
 
 __all__ = ["inclusion_figure", "spode_weights_figure", "tree_layout", "tree_figure", "reject_figure",
            "node_label"]
@@ -23,41 +29,66 @@ ELBOW = 0.45                   # where an edge turns, as a share of one level
 PATH_COLOUR, NODE_COLOUR, LEAF_COLOUR, FOLDED_COLOUR = "#d55e00", "#0072b2", "#009e73", "#999999"
 
 
+@functools.cache
+def white_template() -> dict:
+    """plotly's ``plotly_white`` template as a validated figure carries it, as a plain dict, once."""
+    return go.Figure(layout={"template": "plotly_white"}).to_dict()["layout"]["template"]
+
+
+def _white(data: list[dict], layout: dict) -> DeclaredFigure:
+    """A declared figure on the ``plotly_white`` template (read only)."""
+    figure = DeclaredFigure.__new__(DeclaredFigure)
+    figure._declared = {"data": data, "layout": {**layout, "template": white_template()}}
+    return figure
+
+
+def _floats(values) -> dict | list:
+    """A float array as plotly sends it: a typed array, or an empty list."""
+    values = np.asarray(values, dtype=float)
+    return typed_array(values) if len(values) else []
+
+
+def _texts(values) -> list:
+    return [v for v in values]
+
+
+_SIDE_LEGEND = {"orientation": "h", "y": -0.22, "yanchor": "top"}
+_SIDE_MARGIN = {"l": 10, "r": 10, "t": 70, "b": 90}
+
+
 def inclusion_figure(frame: pd.DataFrame) -> go.Figure:
     """One row per feature: the interval [lower, upper] of its posterior inclusion probability over CMA's
     credal set (a bar), BMA's value at t = 1/2 (a dot). ``frame``: feature, bma, lower, upper."""
-    fig = go.Figure()
-    fig.add_bar(y=frame["feature"], x=frame["upper"] - frame["lower"], base=frame["lower"], orientation="h",
-                marker_color="#56b4e9", name="CMA: interval over the priors",
-                hovertemplate="%{y}: [%{base:.3f}, %{x:.3f} wide]<extra>CMA</extra>")
-    fig.add_scatter(y=frame["feature"], x=frame["bma"], mode="markers", name="BMA (t = 1/2)",
-                    marker=dict(color="#000000", size=9, symbol="diamond"),
-                    hovertemplate="%{y}: %{x:.3f}<extra>BMA</extra>")
-    fig.update_layout(title="CMA: P(feature in the model | data)<br><sup>interval over the priors; BMA's "
-                            "value at t = 1/2</sup>",
-                      xaxis=dict(range=[0, 1]),
-                      yaxis=dict(autorange="reversed"), template="plotly_white",
-                      height=max(330, 120 + 34 * len(frame)), legend=dict(orientation="h", y=-0.22,
-                                                                          yanchor="top"),
-                      margin=dict(l=10, r=10, t=70, b=90))
-    return fig
+    features = _texts(frame["feature"])
+    bar = {"base": [float(v) for v in frame["lower"]],
+           "hovertemplate": "%{y}: [%{base:.3f}, %{x:.3f} wide]<extra>CMA</extra>",
+           "marker": {"color": "#56b4e9"}, "name": "CMA: interval over the priors", "orientation": "h",
+           "x": _floats(frame["upper"] - frame["lower"]), "y": features, "type": "bar"}
+    dots = {"hovertemplate": "%{y}: %{x:.3f}<extra>BMA</extra>",
+            "marker": {"color": "#000000", "size": 9, "symbol": "diamond"}, "mode": "markers",
+            "name": "BMA (t = 1/2)", "x": _floats(frame["bma"]), "y": features, "type": "scatter"}
+    layout = {"xaxis": {"range": [0, 1]}, "yaxis": {"autorange": "reversed"}, "legend": dict(_SIDE_LEGEND),
+              "margin": dict(_SIDE_MARGIN),
+              "title": {"text": "CMA: P(feature in the model | data)<br><sup>interval over the priors; BMA's "
+                                "value at t = 1/2</sup>"},
+              "height": max(330, 120 + 34 * len(frame))}
+    return _white([bar, dots], layout)
 
 
 def spode_weights_figure(table: pd.DataFrame) -> go.Figure:
     """BMA-AODE's and COMP-AODE's weight of each SPODE (``spode_table``'s super_parent, bma_weight,
     comp_weight), one row per super-parent feature."""
-    fig = go.Figure()
-    for column, name, colour in (("bma_weight", "BMA-AODE", "#0072b2"),
-                                 ("comp_weight", "COMP-AODE", "#e69f00")):
-        fig.add_bar(y=table["super_parent"], x=table[column], orientation="h", name=name, marker_color=colour,
-                    hovertemplate="%{y}: %{x:.3f}<extra>" + name + "</extra>")
-    fig.update_layout(title="AODE: weight of each SPODE<br><sup>super-parent feature; BMA vs compression"
-                            "</sup>", barmode="group", xaxis=dict(range=[0, 1]),
-                      yaxis=dict(autorange="reversed"), template="plotly_white",
-                      height=max(330, 120 + 34 * len(table)), legend=dict(orientation="h", y=-0.22,
-                                                                          yanchor="top"),
-                      margin=dict(l=10, r=10, t=70, b=90))
-    return fig
+    parents = _texts(table["super_parent"])
+    data = [{"hovertemplate": "%{y}: %{x:.3f}<extra>" + name + "</extra>", "marker": {"color": colour},
+             "name": name, "orientation": "h", "x": _floats(table[column]), "y": parents, "type": "bar"}
+            for column, name, colour in (("bma_weight", "BMA-AODE", "#0072b2"),
+                                         ("comp_weight", "COMP-AODE", "#e69f00"))]
+    layout = {"xaxis": {"range": [0, 1]}, "yaxis": {"autorange": "reversed"}, "legend": dict(_SIDE_LEGEND),
+              "margin": dict(_SIDE_MARGIN),
+              "title": {"text": "AODE: weight of each SPODE<br><sup>super-parent feature; BMA vs compression"
+                                "</sup>"},
+              "barmode": "group", "height": max(330, 120 + 34 * len(table))}
+    return _white(data, layout)
 
 
 def _classes(frame: pd.DataFrame) -> list[str]:
@@ -115,56 +146,86 @@ def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str 
     rows = layout.assign(counts=list(layout[[f"n({c})" for c in classes]].to_numpy()),
                          lower=list(layout[[f"lower({c})" for c in classes]].to_numpy()),
                          upper=list(layout[[f"upper({c})" for c in classes]].to_numpy()))
-    where = {int(n): (x, y) for n, x, y in zip(rows["node"], rows["x"], rows["y"])}
-    fig = go.Figure()
+    where = {int(n): (float(x), float(y)) for n, x, y in zip(rows["node"], rows["x"], rows["y"])}
+    on_path_nodes = set(int(p) for p in path)
+    data = []
     for on_path in (False, True):
         xs, ys = [], []
         for row in rows[rows["parent"] >= 0].itertuples(index=False):
-            if bool(row.on_path and int(row.parent) in set(int(p) for p in path)) != on_path:
+            if bool(row.on_path and int(row.parent) in on_path_nodes) != on_path:
                 continue
             (x0, y0), (x1, y1) = where[int(row.parent)], where[int(row.node)]
             xs += [x0, x0 + ELBOW, x0 + ELBOW, x1, None]
             ys += [y0, y0, y1, y1, None]
-        fig.add_scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-                        line=dict(color=PATH_COLOUR if on_path else "#bbbbbb", width=3 if on_path else 1))
+        data.append({"hoverinfo": "skip",
+                     "line": {"color": PATH_COLOUR if on_path else "#bbbbbb", "width": 3 if on_path else 1},
+                     "mode": "lines", "showlegend": False, "x": xs, "y": ys, "type": "scatter"})
+    annotations = []
     for row in rows[rows["parent"] >= 0].itertuples(index=False):
         x1, y1 = where[int(row.node)]
-        fig.add_annotation(x=x1, y=y1, text=str(row.value).split(" = ", 1)[-1], xanchor="right",
-                           showarrow=False, xshift=-9, yshift=9, font=dict(size=11, color="#444444"))
+        annotations.append({"font": {"color": "#444444", "size": 11}, "showarrow": False,
+                            "text": str(row.value).split(" = ", 1)[-1], "x": x1, "xanchor": "right",
+                            "xshift": -9, "y": y1, "yshift": 9})
     for kind, colour, mask in (("split", NODE_COLOUR, ~rows["split"].map(_is_leaf) & ~rows["folded"]),
                                ("folded split", FOLDED_COLOUR, rows["folded"]),
                                ("leaf", LEAF_COLOUR, rows["split"].map(_is_leaf))):
         part = rows[mask]
-        fig.add_scatter(x=part["x"], y=part["y"], mode="markers+text", name=kind,
-                        text=[node_label(r, classes, bool(r.folded)) for r in part.itertuples(index=False)],
-                        textposition="middle right" if kind == "leaf" else "top right",
-                        textfont=dict(size=11),
-                        marker=dict(size=[14 if p else 10 for p in part["on_path"]], color=colour,
-                                    line=dict(width=[3 if p else 0 for p in part["on_path"]],
-                                              color=PATH_COLOUR)),
-                        hoverinfo="text")
+        data.append({"hoverinfo": "text",
+                     "marker": {"color": colour,
+                                "line": {"color": PATH_COLOUR,
+                                         "width": [3 if p else 0 for p in part["on_path"]]},
+                                "size": [14 if p else 10 for p in part["on_path"]]},
+                     "mode": "markers+text", "name": kind,
+                     "text": [node_label(r, classes, bool(r.folded)) for r in part.itertuples(index=False)],
+                     "textfont": {"size": 11},
+                     "textposition": "middle right" if kind == "leaf" else "top right",
+                     "x": _floats(part["x"]), "y": _floats(part["y"]), "type": "scatter"})
     n_leaves = int(rows["y"].max()) + 1 if len(rows) else 1
     depth = int(rows["x"].max()) if len(rows) else 0
     order = " · ".join(classes)
-    fig.update_layout(title=title or f"Credal decision tree<br><sup>counts n = {order}; leaves with IDM "
-                                     "intervals; the instance's path in orange</sup>",
-                      xaxis=dict(visible=False, range=[-0.2, depth + 1.1]),
-                      yaxis=dict(visible=False, autorange="reversed"), template="plotly_white",
-                      height=max(320, 130 + 62 * n_leaves), showlegend=False,     # the page names the colours
-                      margin=dict(l=10, r=10, t=70, b=10))
-    return fig
+    return _white(data, {
+        **({"annotations": annotations} if annotations else {}),
+        "xaxis": {"visible": False, "range": [-0.2, depth + 1.1]},
+        "yaxis": {"visible": False, "autorange": "reversed"}, "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
+        "title": {"text": title or f"Credal decision tree<br><sup>counts n = {order}; leaves with IDM "
+                                   "intervals; the instance's path in orange</sup>"},
+        "height": max(320, 130 + 62 * n_leaves), "showlegend": False})      # the page names the colours
+
+
+# paper_001_figures.reject_cost_figure's colours (one per model) and dashes (one per kind of classifier)
+_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
 def reject_figure(frame: pd.DataFrame, d: float) -> go.Figure:
     """Expected cost per instance against d (``frame``: ``reject_view``'s), one colour per credal model,
-    solid for the credal classifier and dashed for its precise counterpart; the chosen d marked."""
+    solid for the credal classifier and dashed for its precise counterpart; the chosen d marked: the
+    figure of ``paper_001_figures.reject_cost_figure`` (each kind of classifier its ``dataset``)."""
     kind = {"credal": "credal", "precise": "precise counterpart"}
     ordered = frame.sort_values("classifier", key=lambda c: c != "credal", kind="stable")   # credal: solid
-    fig = reject_cost_figure(ordered.assign(classifier=ordered["model"],
-                                            dataset=ordered["classifier"].map(kind)),
-                             title="Expected cost per instance vs the cost d<br><sup>0 right, 1 wrong, d "
-                                   "rejected; mean over the folds</sup>")
-    fig.add_vline(x=float(d), line=dict(color="#444444", dash="dot"))
-    fig.update_layout(template="plotly_white", height=480, legend=dict(orientation="h", y=-0.2),
-                      legend_title_text="", margin=dict(l=60, r=10, t=80, b=60))
-    return fig
+    ordered = ordered.assign(classifier=ordered["model"], dataset=ordered["classifier"].map(kind))
+    names = list(dict.fromkeys(ordered["classifier"]))
+    data = []
+    for k, dataset in enumerate(dict.fromkeys(ordered["dataset"])):
+        part = ordered[ordered["dataset"] == dataset]
+        for i, name in enumerate(names):
+            rows = part[part["classifier"] == name].sort_values("d")
+            if rows.empty:
+                continue
+            label = f"{dataset} · {name}"
+            data.append({"customdata": _floats(rows["rejected"]),
+                         "hovertemplate": "d = %{x:.3f}<br>cost = %{y:.4f}<br>rejected = %{customdata:.1%}"
+                                          f"<extra>{label}</extra>",
+                         "line": {"color": _COLOURS[i % len(_COLOURS)], "dash": _DASHES[k % len(_DASHES)]},
+                         "mode": "lines+markers", "name": label, "x": _floats(rows["d"]),
+                         "y": _floats(rows["cost"]), "type": "scatter"})
+    layout = {"legend": {"title": {"text": ""}, "orientation": "h", "y": -0.2},
+              "margin": {"t": 80, "l": 60, "r": 10, "b": 60},
+              "title": {"text": "Expected cost per instance vs the cost d<br><sup>0 right, 1 wrong, d "
+                                "rejected; mean over the folds</sup>"},
+              "xaxis": {"title": {"text": "rejection cost d"}, "range": [0, 0.5]},
+              "yaxis": {"title": {"text": "mean cost per instance"}}, "hovermode": "closest",
+              "shapes": [{"line": {"color": "#444444", "dash": "dot"}, "type": "line", "x0": float(d),
+                          "x1": float(d), "xref": "x", "y0": 0, "y1": 1, "yref": "y domain"}],
+              "height": 480}
+    return _white(data, layout)
