@@ -140,6 +140,7 @@ def _fitted_once(name, f1, f2, seed, distance, training_thresholds) -> Threshold
                              categories="declared" if is_table(name) else "seen").fit(X.iloc[train], y[train])
 
 
+@_memo(256)
 @st.cache_resource(show_spinner=False, max_entries=256)
 def explained_each_k(name: str, f1: tuple, f2: tuple, seed: int, mode: str, instance: tuple,
                      distance: str) -> tuple[pd.Series, ...]:
@@ -152,6 +153,7 @@ def explained_each_k(name: str, f1: tuple, f2: tuple, seed: int, mode: str, inst
     return tuple(frame.iloc[0] for frame in selector.explain_each_k(x, range(K_MIN, K_MAX + 1)))
 
 
+@_memo(64)
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _training(name: str, f1: tuple, f2: tuple, seed: int, mode: str) -> tuple[pd.DataFrame, dict]:
     """The training table of the plane and its outcome counts (the same for every k and distance)."""
