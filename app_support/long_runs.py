@@ -6,7 +6,9 @@ the previous run was interrupted (nothing was cached: the cached function raised
 user to press Run again instead of silently starting over.
 
 The other kind of long run is the server's own: :func:`warm_in_background` computes a page's slider steps
-in a background thread at a tenth of a core (under ``scripts/serve.sh``), once per process.
+in a background thread (under ``scripts/serve.sh``), once per process and key: at a tenth of a core while
+a session is connected, at once while nobody is (:func:`run_steps`). ``serve.sh``'s workers start the
+default views' warm when they start (:mod:`serving.warm`).
 """
 from __future__ import annotations
 
@@ -55,28 +57,49 @@ _WARMING: set[str] = set()
 _WARMING_LOCK = threading.Lock()
 
 
-def run_steps(steps: Iterable[Callable[[], object]], *, share: float = WARM_SHARE) -> int:
-    """Call each step in turn, sleeping after each so as to take at most ``share`` of one core (by the
-    thread's own CPU time); returns the steps done."""
+def sessions_connected() -> bool:
+    """Whether a browser session is connected to this process's Streamlit server (True when that cannot be
+    told, e.g. with no server: then a warm behaves as during a class)."""
+    try:
+        from streamlit.runtime import Runtime
+        from streamlit.runtime.runtime import RuntimeState
+        return not (Runtime.exists() and Runtime.instance().state == RuntimeState.NO_SESSIONS_CONNECTED)
+    except Exception:          # noqa: BLE001 - Streamlit's internals moved: be as careful as in class
+        return True
+
+
+def run_steps(steps: Iterable[Callable[[], object]], *, share: float = WARM_SHARE,
+              busy: Callable[[], bool] | None = None) -> int:
+    """Call each step in turn; after each, while ``busy()`` (default :func:`sessions_connected`), sleep so
+    as to take at most ``share`` of one core (by the thread's own CPU time); with nobody connected (the
+    server started before class) go on at once. Returns the steps done."""
+    busy = busy or sessions_connected
     done = 0
     for step in steps:
         began = time.thread_time()
         step()
         done += 1
-        time.sleep((time.thread_time() - began) * (1 - share) / share)
+        if busy():
+            time.sleep((time.thread_time() - began) * (1 - share) / share)
     return done
+
+
+def claim(key: str) -> bool:
+    """True the first time ``key`` is claimed in this process (a warm runs once per process and key)."""
+    with _WARMING_LOCK:
+        if key in _WARMING:
+            return False
+        _WARMING.add(key)
+        return True
 
 
 def warm_in_background(key: str, steps: Callable[[], Iterable[Callable[[], object]]]) -> bool:
     """Once per process and ``key``, when ``CREDAL_WARM=1`` (``scripts/serve.sh``'s workers set it): run
     the steps ``steps()`` gives in a daemon thread through :func:`run_steps` — each step a cached function
     of the page called on one of its sliders' values, so that a class walking the slider finds every
-    step computed. Returns whether a thread was started."""
-    if os.environ.get("CREDAL_WARM") != "1":
+    step computed. Returns whether a thread was started (not when the worker's warm at start,
+    :mod:`serving.warm`, has claimed the key)."""
+    if os.environ.get("CREDAL_WARM") != "1" or not claim(key):
         return False
-    with _WARMING_LOCK:
-        if key in _WARMING:
-            return False
-        _WARMING.add(key)
     threading.Thread(target=lambda: run_steps(steps()), name=f"warm {key}", daemon=True).start()
     return True

@@ -14,8 +14,10 @@ def main(argv: list[str] | None = None) -> None:
     from streamlit.web import cli
 
     from app_support.routing import navigation_only
+    from serving.warm import start_when_ready
 
     navigation_only()
+    start_when_ready()          # the pages' first views computed while the server waits for its class
     sys.argv = ["streamlit", *(sys.argv[1:] if argv is None else argv)]
     cli.main()
 

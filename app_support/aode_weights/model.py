@@ -233,3 +233,17 @@ def _mean_sd(mean: float, sd: float) -> str:
     if pd.isna(mean):
         return "—"
     return f"{mean:.3f}" if pd.isna(sd) else f"{mean:.3f} ± {sd:.3f}"
+
+
+def default_warm() -> tuple[str, list]:
+    """(key, steps): the page's first view (its URL state's defaults) and then every step of its ε
+    slider, nearest first (:func:`eps_steps`); the key is the one :func:`weights_view` starts its own
+    warm with, so that a warm started ahead is not started again."""
+    name = DATA.default
+    values = url_state(sample_rows(name)).defaults()
+    n_train, epsilon, row = int(values["n"]), float(values["eps"]), int(values["row"])
+
+    def first_view():
+        weights_view(name, n_train, epsilon)
+        instance_view(name, n_train, epsilon, row)
+    return f"aode_weights {name} {n_train}", [first_view, *eps_steps(name, n_train, epsilon, row)]

@@ -281,3 +281,12 @@ def _start_warming(name: str, s: float, eps: float) -> None:
         return [compute for _, compute in warm_steps(name, s, eps, defaults["d"], defaults["depth"],
                                                      defaults["row"])]
     warm_in_background(f"earlier_credal {name}", steps)
+
+
+def default_warm() -> tuple[str, list]:
+    """(key, steps): :func:`warm_steps` from the page's first view (its URL state's defaults), that view
+    first; the key is the one the page starts its own warm with (:func:`_start_warming`)."""
+    name = DATA.default
+    values = url_state(sample_rows(name)).defaults()
+    steps = warm_steps(name, values["s"], values["eps"], values["d"], values["depth"], values["row"])
+    return f"earlier_credal {name}", [compute for _, compute in steps]

@@ -139,3 +139,47 @@ def dominance_view(_view: dict, key: tuple, index: int, a: str, b: str) -> tuple
         columns={k: v.format(a=a, b=b) for k, v in RENAMED.items()})
     table = table.astype({"value used": str})
     return e, table, arrow_table(table)
+
+
+# ---------------------------------------------------------------- the s slider's steps, computed ahead
+S_GRID = tuple(round(0.1 * k, 1) for k in range(1, 101))       # the steps of the s slider, 0.1 to 10
+
+
+def s_steps(data_key: str, X: pd.DataFrame, y: pd.Series, arguments: dict) -> list:
+    """A move of the s slider from the view with these ``arguments`` (those of :func:`scenario`), at every
+    step of :data:`S_GRID` nearest first: calls of :func:`scenario` and of :func:`dominance_view` for the
+    treatment and classes the page shows first (the last treatment explained; class a the first member of
+    the NBC's set, b the first other class), which fill the page's own caches (a case the page cannot
+    compute is skipped, as the page then says)."""
+    def step(s: float):
+        def compute():
+            args = {**arguments, "s": s}
+            try:
+                view = scenario(data_key, X, y, **args)
+            except ValueError:
+                return
+            treatments = view["treatments"]
+            labels = [str(c) for c in treatments[1].model.classes_]
+            explained = [i for i, t in enumerate(treatments) if t.kind != "nbc"]
+            a = str(treatments[0].members[0])
+            a = a if a in labels else labels[0]
+            b = next(c for c in labels if c != a)
+            dominance_view(view, (data_key, *sorted(args.items())), int(explained[-1]), a, b)
+        return compute
+    nearest = sorted(S_GRID, key=lambda g: (round(abs(g - arguments["s"]), 9), g))     # ties: the lower first
+    return [step(s) for s in nearest]
+
+
+def default_warm() -> tuple[str, list]:
+    """(key, steps): the s steps of the page's first view (its URL state's defaults, the weather data)."""
+    from app_support.missing_values.state import STATE
+    values = STATE.defaults()
+    X, y = sample(values["data"])
+    features = [str(c) for c in X.columns]
+    hide_values_ = hide_values(f"sample-{values['data']}", X, values["hfeat"])
+    arguments = dict(row=int(values["row"]) - 1, missing=tuple(f for f in features if f in values["missing"]),
+                     leave_out=bool(values["loo"]), hide=float(values["hide"]), mechanism=values["mech"],
+                     hide_feature=values["hfeat"],
+                     hide_value=values["hval"] if values["hval"] in hide_values_ else hide_values_[0],
+                     seed=int(values["seed"]), s=float(values["s"]))
+    return f"missing_values {values['data']}", s_steps(f"sample-{values['data']}", X, y, arguments)

@@ -49,3 +49,57 @@ def test_serve_sh_workers_warm_unless_told_not_to(monkeypatch, tmp_path):
     assert Supervisor(options, tmp_path).env["CREDAL_WARM"] == "1"
     monkeypatch.setenv("CREDAL_WARM", "0")
     assert Supervisor(options, tmp_path).env["CREDAL_WARM"] == "0"
+
+
+def test_run_steps_goes_on_at_once_while_nobody_is_connected(monkeypatch):
+    slept = []
+    monkeypatch.setattr(long_runs.time, "sleep", slept.append)
+    assert long_runs.run_steps([lambda: None] * 3, busy=lambda: False) == 3 and slept == []
+    assert long_runs.run_steps([lambda: None] * 2, busy=lambda: True) == 2 and len(slept) == 2
+
+
+def test_without_a_server_a_warm_behaves_as_during_a_class():
+    assert long_runs.sessions_connected() is True
+
+
+def test_the_warm_at_start_claims_each_pages_key_once(fresh, monkeypatch):
+    import sys
+    import types
+
+    from serving import warm
+    ran = []
+    for name, key in (("fake_page_a", "a"), ("fake_page_b", "b"), ("fake_page_c", "a")):
+        module = types.ModuleType(name)
+        module.default_warm = lambda key=key, name=name: (key, [lambda name=name: ran.append(name)])
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(long_runs, "sessions_connected", lambda: False)          # nobody connected yet
+    assert warm.warm_defaults(("fake_page_a", "fake_page_b", "fake_page_c")) == 2
+    assert ran == ["fake_page_a", "fake_page_b"]                 # the third one's key was claimed before
+    monkeypatch.setenv("CREDAL_WARM", "1")
+    assert long_runs.warm_in_background("a", lambda: [lambda: ran.append("again")]) is False
+
+
+def test_the_warm_at_start_waits_for_serve_sh(monkeypatch):
+    from serving import warm
+    monkeypatch.delenv("CREDAL_WARM", raising=False)
+    assert warm.start_when_ready() is None
+    monkeypatch.setenv("CREDAL_WARM", "1")
+    monkeypatch.setattr(warm, "warm_defaults", lambda: pytest.fail("warmed before the server started"))
+    thread = warm.start_when_ready(timeout=0.3, poll=0.05)        # no Streamlit server in this process
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+def test_each_pages_warm_at_start_uses_the_key_its_first_view_starts(fresh, monkeypatch):
+    from app_support.aode_weights import model as aode
+    from app_support.earlier_credal import model as credal
+    from app_support.missing_values import model as missing
+    started = []
+    for module in (aode, credal):
+        monkeypatch.setattr(module, "warm_in_background", lambda key, steps: started.append(key))
+    aode.weights_view.clear()
+    values = aode.url_state(aode.sample_rows("synthetic_nb")).defaults()
+    aode.weights_view("synthetic_nb", int(values["n"]), float(values["eps"]))
+    credal._start_warming("weather", 1.0, 0.01)
+    assert started == [aode.default_warm()[0], credal.default_warm()[0]]
+    assert missing.default_warm()[0] == "missing_values weather"
