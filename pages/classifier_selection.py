@@ -119,9 +119,9 @@ if st.session_state[KEY + "data"] == COUNTS:
         st.session_state[KEY + "table_ok"] = st.session_state[KEY + "counts"] = format_table(
             parse_table(st.session_state[KEY + "counts"]))                        # its canonical text
     except ValueError as err:                     # a link's table that does not read: the default data set
-        st.session_state[KEY + "note"] = (f"The count table in the link cannot be read: {err}. Showing "
-                                          f"{DATA_LABELS[DATA.default]} instead.")
         st.session_state[KEY + "data"], st.session_state[KEY + "counts"] = DATA.default, TABLE.default
+        st.warning(f"The count table in the link cannot be read: {err}. Showing "     # once, under the title
+                   f"{DATA_LABELS[DATA.default]} instead.")
 name = data_name()
 X, y = load_dataset(name)
 columns = list(X.columns)

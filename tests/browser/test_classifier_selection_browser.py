@@ -78,3 +78,31 @@ def test_moving_k_redraws_the_threshold_plane(app_url):
         other.close()
 
         save_screenshot(page, "classifier_selection", settle_ms=1000)
+
+
+def test_lesson_6_s_count_table_opens_here_with_the_step_s_thresholds(app_url):
+    """Lesson 6 step 1's link, clicked after the reveal (1280×800), opens this page on the step's count table:
+    section 0 states the two thresholds the step's figure shows; the same link on a phone (390×844) too."""
+    from app_support.lessons.catalogue import lesson
+    from app_support.lessons.lesson_selection import threshold
+
+    expect = sync_api.expect
+    step = lesson("classifier-selection").steps[0]
+    params = step.question.generate(5).params
+    stated = [f"{threshold(params, (0,)):.3f} for C1 (f1)",
+              f"{threshold(params, (0, 1)):.3f} for C2 (f1, f2)"]
+    with chromium_browser() as browser:
+        page = open_page(browser, app_url + "lessons?lesson=classifier-selection&step=1&seed=5", step.title,
+                         width=1280, height=800, exact=True)
+        page.get_by_role("button", name="Show the answer").click()
+        page.get_by_test_id("stPageLink").filter(has_text="Open Classifier selection at these values").click()
+        expect(page).to_have_url(re.compile(r"/classifier_selection\?.*data=counts"), timeout=60_000)
+        section = page.get_by_test_id("stMarkdown").filter(has_text="Trained on all")
+        for text in stated:
+            expect(section).to_contain_text(text, timeout=60_000)
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(page.url, wait_until="domcontentloaded")
+        phone_section = phone.get_by_test_id("stMarkdown").filter(has_text="Trained on all")
+        for text in stated:
+            expect(phone_section).to_contain_text(text, timeout=60_000)
+        assert page.get_by_test_id("stException").count() == phone.get_by_test_id("stException").count() == 0
