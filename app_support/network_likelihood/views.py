@@ -7,6 +7,7 @@ recomputes the β-region (``NetworkProfile.region``) and the figure, once per β
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import pandas as pd
 import streamlit as st
@@ -51,10 +52,16 @@ def ratio_profile(name: str, kind: str, edges: str, row: int, a: str, b: str) ->
                       a, b, BASE_BETA)
 
 
-@st.cache_resource(show_spinner=False, max_entries=1024)
+@functools.lru_cache(maxsize=1024)
 def ratio_chart(name: str, kind: str, edges: str, row: int, a: str, b: str, beta: float) -> dict:
     """:func:`~app_support.network_likelihood.model.ratio_view` at ``beta`` (the profile shared over β,
-    its β-region recomputed) and its figure."""
+    its β-region recomputed) and its figure.  Looked up in microseconds (Streamlit's cache hashes its
+    seven arguments on every call); a miss goes to Streamlit's cache, which computes it once for all."""
+    return _ratio_chart(name, kind, edges, row, a, b, beta)
+
+
+@st.cache_resource(show_spinner=False, max_entries=1024)
+def _ratio_chart(name: str, kind: str, edges: str, row: int, a: str, b: str, beta: float) -> dict:
     base = ratio_profile(name, kind, edges, row, a, b)
     view = dataclasses.replace(base, region=base.profile.region(beta))
     figure = profile_figure(view.curve["gamma"], view.curve["likelihood"], view.path["gamma"],

@@ -56,9 +56,16 @@ def pair_cloud(pair: PairInput, include_instance: bool, size: int) -> pd.DataFra
     return pair.profile(include_instance).sample_cloud(size=size, seed=SEED)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@functools.lru_cache(maxsize=256)
 def pair_view(pair: PairInput, include_instance: bool, samples: int, alpha: float) -> dict:
-    """What the two-class view shows for these parameters, its figure included (built once, read only)."""
+    """What the two-class view shows for these parameters, its figure included (built once, read only).
+    A lookup here costs microseconds (Streamlit's cache hashes its arguments on every call, ~0.5 ms for
+    a dataclass); a miss goes to Streamlit's cache, which computes each view once for all sessions."""
+    return _pair_view(pair, include_instance, samples, alpha)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _pair_view(pair: PairInput, include_instance: bool, samples: int, alpha: float) -> dict:
     (profile, curve), (_, other) = (pair_profile(pair, include_instance),
                                     pair_profile(pair, not include_instance))
     grid = alpha_cut_grid(pair, include_instance)
@@ -74,9 +81,15 @@ def pair_view(pair: PairInput, include_instance: bool, samples: int, alpha: floa
             "flat": float(cloud["likelihood"].max()) < 0.05}
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@functools.lru_cache(maxsize=256)
 def mult_view(beta: float, samples: int) -> dict:
-    """003 Example 1 at cutoff β: the exact interval, its Wilks level and the figure (read only)."""
+    """003 Example 1 at cutoff β: the exact interval, its Wilks level and the figure (read only; looked
+    up as :func:`pair_view`)."""
+    return _mult_view(beta, samples)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _mult_view(beta: float, samples: int) -> dict:
     counts, subset = list(MULT_COUNTS), list(MULT_SUBSET)
     gamma = np.linspace(0.0, 1.0, 601)
     lo, hi = (float(v) for v in likelihood_interval(counts, subset, beta))
