@@ -61,7 +61,7 @@ problem = "Choose two different classes." if a == b else None
 if problem is None:
     try:
         graph = graph_view(name, kind, edges)
-        base = ratio_profile(name, kind, edges, int(row), a, b)
+        base, cells = ratio_profile(name, kind, edges, int(row), a, b)
     except ValueError as err:
         problem = str(err)
 if problem is not None:
@@ -86,6 +86,6 @@ def beta_view() -> None:
 beta_view()
 st.markdown(f"α ranges over [{base.profile.alpha_range[0]:g}, {base.profile.alpha_range[1]:g}]; "
             "the table lists the cells γ touches: the count d, its row's total, and the exponent q.")
-with st.expander("Graph (parents of each node)"):
-    st.dataframe(graph["table"], hide_index=True)
-st.dataframe(base.profile.cells, hide_index=True)
+with st.expander("Graph (parents of each node)"):          # the tables as Arrow, converted once (cached)
+    st.dataframe(graph["arrow"], hide_index=True)
+st.dataframe(cells, hide_index=True)

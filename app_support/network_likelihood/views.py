@@ -11,13 +11,14 @@ import functools
 
 import pandas as pd
 import streamlit as st
+from streamlit import dataframe_util
 
 from app_support.cached_samples import cached_sample
 from app_support.data import sample_class_column
 from app_support.network_likelihood.figures import profile_figure
 from app_support.network_likelihood.model import RatioView, graph_parents, ratio_view
 
-__all__ = ["sample_view", "graph_view", "ratio_profile", "ratio_chart"]
+__all__ = ["sample_view", "graph_view", "ratio_profile", "ratio_chart", "arrow_table"]
 
 BASE_BETA = 0.15             # the β the profile is first computed at (its region is recomputed per β)
 
@@ -40,16 +41,24 @@ def graph_view(name: str, kind: str, edges: str) -> dict:
     data = sample_view(name)
     parents = graph_parents(kind, data["X"], data["y"], data["class_name"], edges)
     table = pd.DataFrame({"node": list(parents), "parents": [", ".join(p) or "—" for p in parents.values()]})
-    return {"parents": parents, "table": table}
+    return {"parents": parents, "table": table, "arrow": arrow_table(table)}
+
+
+def arrow_table(frame: pd.DataFrame):
+    """``frame`` as the Arrow table ``st.dataframe`` makes of it (Streamlit's own conversion, so the page
+    receives the same bytes): converted once and cached with its view, not on every run."""
+    return dataframe_util.convert_pandas_df_to_arrow_table(frame)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def ratio_profile(name: str, kind: str, edges: str, row: int, a: str, b: str) -> RatioView:
+def ratio_profile(name: str, kind: str, edges: str, row: int, a: str, b: str) -> tuple[RatioView, object]:
     """:func:`~app_support.network_likelihood.model.ratio_view` at :data:`BASE_BETA`: what does not move
-    with β (the profile, its curve and path, the MLE); a ValueError (e.g. a cycle) is raised, not cached."""
+    with β (the profile, its curve and path, the MLE), and its table of cells as Arrow
+    (:func:`arrow_table`); a ValueError (e.g. a cycle) is raised, not cached."""
     data = sample_view(name)
-    return ratio_view(data["X"], data["y"], data["class_name"], graph_view(name, kind, edges)["parents"], row,
+    view = ratio_view(data["X"], data["y"], data["class_name"], graph_view(name, kind, edges)["parents"], row,
                       a, b, BASE_BETA)
+    return view, arrow_table(view.profile.cells)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -62,7 +71,7 @@ def ratio_chart(name: str, kind: str, edges: str, row: int, a: str, b: str, beta
 
 @st.cache_resource(show_spinner=False, max_entries=1024)
 def _ratio_chart(name: str, kind: str, edges: str, row: int, a: str, b: str, beta: float) -> dict:
-    base = ratio_profile(name, kind, edges, row, a, b)
+    base, _ = ratio_profile(name, kind, edges, row, a, b)
     view = dataclasses.replace(base, region=base.profile.region(beta))
     figure = profile_figure(view.curve["gamma"], view.curve["likelihood"], view.path["gamma"],
                             view.path["likelihood"], view.region, view.mle, beta,

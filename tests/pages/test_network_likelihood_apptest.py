@@ -103,3 +103,18 @@ def test_a_move_of_beta_updates_region_chart_and_link_and_keeps_the_tables():
     assert beta_line[0]["y0"] == 0.42
     assert at.query_params["beta"] in ("0.42", ["0.42"])
     assert [frame.value.to_json() for frame in at.dataframe] == tables
+
+
+def test_the_tables_are_sent_as_st_dataframe_sends_their_frames():
+    """The graph's and the cells' tables go out as Arrow converted once (cached): the same bytes as
+    ``st.dataframe`` makes of the pandas frames themselves."""
+    from streamlit import dataframe_util
+
+    from app_support.network_likelihood.views import graph_view, ratio_chart, sample_view
+    at = run_page({"data": "balloons", "graph": "naive", "row": "2"})
+    classes = sample_view("balloons")["classes"]
+    frames = [graph_view("balloons", "naive", "")["table"],
+              ratio_chart("balloons", "naive", "", 2, classes[0], classes[1], 0.15)["view"].profile.cells]
+    assert [e.proto.arrow_data.data for e in at.dataframe] == [
+        dataframe_util.convert_pandas_df_to_arrow_bytes(frame) for frame in frames]
+    assert [e.value.to_dict() for e in at.dataframe] == [frame.to_dict() for frame in frames]
