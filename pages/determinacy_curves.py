@@ -13,6 +13,7 @@ from app_support.determinacy_curves.figures import INDICATOR_LABELS
 from app_support.determinacy_curves.model import (
     TABLE1_FORMAT,
     indicator_figures,
+    paper_table1_arrow,
     results_view,
     run_experiment,
     summaries,
@@ -22,7 +23,6 @@ from app_support.page import page_setup, show_chart, write_url
 from app_support.text import cite, cite_plain
 from app_support.url_state import Choice, Flag, Number, Numbers, Text, UrlState
 from credal_core.experiments.determinacy import check_settings
-from credal_core.experiments.paper_000 import PAPER_TABLE1
 
 EPSILON_CHOICES = (0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)
 ALPHA_CHOICES = (0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95, 0.99)
@@ -175,7 +175,7 @@ def indicator_section() -> None:
 indicator_section()
 
 st.subheader(cite("In the form of 000 Table 1"))
-st.dataframe(view["table"], column_config=TABLE1_FORMAT, hide_index=True, key="dc_table",
+st.dataframe(view["table_arrow"], column_config=TABLE1_FORMAT, hide_index=True, key="dc_table",
              height=min(36 * (len(view["table"]) + 1) + 4, 1200))
 st.caption(cite("Percentages. The last column names, on each NCC_ε / LNCC_α row, the rows of the other "
            "family whose determinacy differs by at most one point at the same d — the pairs 000 compares, "
@@ -188,7 +188,7 @@ st.markdown("Naive Bayes (Perks prior, s as set) accuracy: " + ", ".join(
     f"d = {d}: **{percent(a)}**" for d, a in view["nbc_accuracy"]))
 if shown["source"] == "artificial":
     with st.expander("The paper's printed Table 1 (20 θ × 30 training sets, m = 10)"):
-        st.dataframe(PAPER_TABLE1, hide_index=True)
+        st.dataframe(paper_table1_arrow(), hide_index=True)
         st.markdown("Our generator follows §5.1's text; its naive Bayes is more accurate (about 94–95% "
                     "against the ≈ 87–90% the printed rows imply), so the paper must have drawn the chances "
                     "in a way the text does not state. Compare the shapes and the matched-determinacy pairs, "

@@ -143,3 +143,24 @@ def test_a_sample_data_set_under_cross_validation():
     run_button(at).click().run()
     assert not at.exception
     assert sorted(charts(at)[0]["data"][0]["x"].tolist()) == [4, 6]
+
+
+def test_a_second_visit_shows_the_very_elements_of_the_run_that_computed_it():
+    """A visit after the run finished takes the kept rows (no replay of the cached run): the page's
+    elements, placeholders included, are those of the visit that computed them."""
+    from app_support.determinacy_curves.model import run_experiment
+
+    def shown(at):
+        return [(node.type, str(node.proto).split("deferred_file_id")[0]) for node in _leaves(at._tree)]
+
+    def _leaves(node):
+        children = getattr(node, "children", None)
+        if not children:
+            yield node
+            return
+        for key in sorted(children):
+            yield from _leaves(children[key])
+    query = {"theta": "2", "train": "2", "test": "200", "sizes": "20, 40"}
+    run_experiment.clear()
+    first, second = run_page(query), run_page(query)
+    assert shown(first) == shown(second) and len(shown(first)) > 20
