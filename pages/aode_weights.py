@@ -112,7 +112,7 @@ def models_and_instance() -> None:
                "prefers: that is eq. 12 as printed, which we keep (it needs LL_j < LL_0, i.e. a SPODE "
                "fitting worse than the [null model](/glossary#null-model); none does on the shipped "
                "sample data).")
-    st.table(view["text"])
+    st.table(**view["text_shown"])
 
     st.header("2. One instance: the dominance tests")
     row = st.number_input("Row of the data set", 0, n_rows - 1, key=KEY + "row", on_change=sync(STATE, KEY),
@@ -122,7 +122,7 @@ def models_and_instance() -> None:
     show_chart(info["posteriors"], key="posteriors_chart", width="stretch")
     st.latex(r"a \succ b \iff \min_{P(S)} \frac{\sum_j P(a\mid \tilde{\mathbf a}, s_j)\,w_j(P)}"
              r"{\sum_j P(b\mid \tilde{\mathbf a}, s_j)\,w_j(P)} > 1")
-    st.table(info["pairs"])
+    st.table(**info["pairs_shown"])
     (bma_label, bma_p), (comp_label, comp_p) = info["bma"], info["comp"]
     st.success(f"BMA-AODE* returns {{{', '.join(info['bma_set'])}}} (BMA-AODE: `{bma_label}`, "
                f"P = {bma_p:.3f}); COMP-AODE* returns {{{', '.join(info['comp_set'])}}} "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.dataframe_util import convert_pandas_df_to_arrow_table, has_range_index
 
 from app_support.aode_weights.figures import (
     compression_figure,
@@ -94,6 +95,13 @@ def _pair_cell(value) -> str:
     return fmt(value)
 
 
+def as_sent(frame: pd.DataFrame) -> dict:
+    """What ``st.table(frame)`` sends, made once for a cached view: ``st.table(**as_sent(frame))`` then sends
+    the same element without converting the frame on every rerun (the Arrow table Streamlit makes of it, and
+    the index hidden when it is a default range, as Streamlit decides for a frame)."""
+    return {"data": convert_pandas_df_to_arrow_table(frame), "hide_index": bool(has_range_index(frame))}
+
+
 @st.cache_data(show_spinner=False)
 def sample_rows(name: str) -> int:
     return len(cached_sample(name)[0])
@@ -143,7 +151,8 @@ def weights_view(name: str, n_train: int, epsilon: float) -> dict:
     warm_in_background(f"aode_weights {name} {n_train}", lambda: eps_steps(name, n_train, epsilon, 0))
     bma, comp = fitted(name, n_train, epsilon)
     table = spode_table(bma, comp)
-    return {"table": table, "text": text_table(table, SPODE_COLUMNS), "weights": weights_figure(table),
+    text = text_table(table, SPODE_COLUMNS)
+    return {"table": table, "text": text, "text_shown": as_sent(text), "weights": weights_figure(table),
             "compression": compression_figure(table), "null_ll": float(comp.null_log_likelihood_)}
 
 
@@ -174,8 +183,9 @@ def instance_view(name: str, n_train: int, epsilon: float, row: int) -> dict:
     info = instance_explanation(bma, comp, x)
     proba_comp = comp.predict_proba(x)[0]
     parts = _instance_parts(name, n_train, row)
-    return {"instance": parts["instance"], "truth": parts["truth"],
-            "pairs": text_table(info["pairs"], PAIR_COLUMNS, _pair_cell),
+    pairs = text_table(info["pairs"], PAIR_COLUMNS, _pair_cell)
+    return {"instance": parts["instance"], "truth": parts["truth"], "pairs": pairs,
+            "pairs_shown": as_sent(pairs),
             "posteriors": parts["posteriors"], "bma_set": info["bma_set"], "comp_set": info["comp_set"],
             "bma": parts["bma"],
             "comp": (str(comp.classes_[proba_comp.argmax()]), float(proba_comp.max()))}
