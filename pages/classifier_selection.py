@@ -14,7 +14,7 @@ from app_support.classifier_selection.counts import (
     table_of,
 )
 from app_support.classifier_selection.counts import threshold as table_threshold
-from app_support.classifier_selection.figures import DISTANCE_LABELS, decision_text
+from app_support.classifier_selection.figures import DISTANCE_LABELS
 from app_support.classifier_selection.model import (
     DATA,
     DATASETS,
@@ -28,6 +28,7 @@ from app_support.classifier_selection.model import (
     curve_frame,
     curve_view,
     decision,
+    decision_words,
     default_subsets,
     load_dataset,
     split,
@@ -57,7 +58,8 @@ def typed_key(name: str, col: str) -> str:
 def to_url() -> None:
     """Mirror the view in the URL (row for a test row, x for a typed one, table2 only when on)."""
     s, name = st.session_state, data_name()
-    values = {f.name: s[KEY + f.name] for f in STATE if KEY + f.name in s}
+    values = {f.name: s.get(KEY + f.name) for f in STATE}       # one look-up each (a class reruns it a lot)
+    values = {k: v for k, v in values.items() if v is not None}
     values["x"] = tuple(s.get(typed_key(name, c), "") for c in column_values(name))
     values.pop("x" if values.get("source") == "test" else "row", None)
     if values.get("data") != COUNTS:
@@ -261,9 +263,7 @@ def instance_and_curve() -> None:
         "rows are counted (and the row order never matters).")
     if k > len(train):
         st.caption(f"k = {k} is more than the {len(train)} training rows: all of them are the neighbours.")
-    described = ", ".join(f"{c} = {v}" for c, v in zip(columns, instance))
-    st.markdown(decision_text(view["info"][distance], distance=distance, k=int(k), n_train=len(train),
-                              described=described, truth=truth))
+    st.markdown(decision_words(name, f1t, f2t, int(seed), int(k), mode, instance, distance, truth))
     st.table(view["table"], hide_index=False)      # Arrow, converted once per view (the index: distance)
 
     st.header(cite("2. Accuracy vs k over random 70/30 splits (004 Fig. 3)"))

@@ -20,6 +20,7 @@ from app_support.classifier_selection.counts import frame, is_table, table_of
 from app_support.classifier_selection.figures import (
     accuracy_vs_k_figure,
     curve_text,
+    decision_text,
     neighbour_table,
     threshold_plane_figure,
     with_k_line,
@@ -180,6 +181,17 @@ def decision(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, inst
     # with its index): converted once here, not on every run of every student
     table = pa.Table.from_pandas(neighbour_table(info))
     return {"info": info, "counts": counts, "table": table, "plane": figure}
+
+
+@_memo(4096)
+def decision_words(name: str, f1: tuple, f2: tuple, seed: int, k: int, mode: str, instance: tuple,
+                   distance: str, truth: str | None) -> str:
+    """:func:`decision`'s choice under ``distance`` in words (:func:`figures.decision_text`), written once
+    per view and process."""
+    info = decision(name, f1, f2, seed, k, mode, instance)["info"][distance]
+    described = ", ".join(f"{c} = {v}" for c, v in zip(load_dataset(name)[0].columns, instance))
+    return decision_text(info, distance=distance, k=k, n_train=len(split(name, seed)[0]), described=described,
+                         truth=truth)
 
 
 # ---------------------------------------------------------------- sections 2 and 3: long runs

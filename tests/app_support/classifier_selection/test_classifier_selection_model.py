@@ -72,3 +72,22 @@ def test_class_names_and_default_subsets_of_a_count_table():
     assert model.default_subsets(name) == (("f1",), ("f1", "f2"))
     assert model.column_values(name) == {"f1": ["x", "o"], "f2": ["x", "o"]}
     assert model.class_names("weather") == tuple(sorted(set(map(str, model.load_dataset("weather")[1]))))
+
+
+def test_the_decision_in_words_is_the_text_of_each_view():
+    """The memoised words of a view are those the page wrote from the view itself, for each k, distance and
+    truth (no two views share an entry)."""
+    from app_support.classifier_selection.figures import DISTANCE_LABELS, decision_text
+
+    instance = ("PURPLE", "LARGE", "DIP", "ADULT")
+    n_train = len(model.split("balloons", 0)[0])
+    described = ", ".join(f"{c} = {v}" for c, v in zip(model.load_dataset("balloons")[0].columns, instance))
+    for k in (1, 3, 4, 30):
+        view = model.decision("balloons", F1, F2, 0, k, "resubstitution", instance)
+        for distance in model.DISTANCES:
+            for truth in (None, "T", "F"):
+                words = model.decision_words("balloons", F1, F2, 0, k, "resubstitution", instance,
+                                             distance, truth)
+                assert words == decision_text(view["info"][distance], distance=distance, k=k, n_train=n_train,
+                                              described=described, truth=truth)
+                assert DISTANCE_LABELS[distance] in words and (truth is None) == ("true class" not in words)
