@@ -270,3 +270,33 @@ def table2(name: str, f1: tuple, f2: tuple, n_repeats: int, training_thresholds:
                        lambda pool, progress: comparison_table(
                            {label: (X, y, list(f1), list(f2))}, n_repeats=n_repeats, seed=0,
                            training_thresholds=training_thresholds, scheduler=pool, progress=progress))
+
+
+# ---------------------------------------------------------------- the warm at start (serve.sh)
+def default_warm() -> tuple[str, list]:
+    """(key, steps) for :mod:`serving.warm`: the page's first view (its URL state's defaults: Balloons,
+    004's features, split 0, test row 4, k = 3, both distances), then Fig. 3's 100 splits (the long run a
+    class would otherwise wait for, all its students at once, on each worker's first view), then every
+    other k of the slider, nearest first."""
+    name = DATA.default
+    X, y = load_dataset(name)
+    state = url_state(tuple(X.columns), default_subsets(name), tuple(column_values(name).values()))
+    values = state.defaults()
+    f1, f2 = (tuple(values[f]) for f in ("f1", "f2"))
+    seed, k, mode, runs = int(values["seed"]), int(values["k"]), values["mode"], int(values["runs"])
+    test_row = split(name, seed)[1][int(values["row"])]
+    instance, truth = tuple(X.iloc[test_row]), str(y[test_row])
+
+    def view(at_k: int):
+        def step():
+            decision(name, f1, f2, seed, at_k, mode, instance)
+            for distance in DISTANCES:
+                decision_words(name, f1, f2, seed, at_k, mode, instance, distance, truth)
+        return step
+
+    def curve():
+        curve_frame(name, f1, f2, runs, mode)
+        curve_view(name, f1, f2, runs, mode, k)
+
+    others = sorted((j for j in range(K_MIN, K_MAX + 1) if j != k), key=lambda j: (abs(j - k), j))
+    return f"classifier_selection {name}", [view(k), curve, *(view(j) for j in others)]

@@ -91,3 +91,37 @@ def test_the_decision_in_words_is_the_text_of_each_view():
                 assert words == decision_text(view["info"][distance], distance=distance, k=k, n_train=n_train,
                                               described=described, truth=truth)
                 assert DISTANCE_LABELS[distance] in words and (truth is None) == ("true class" not in words)
+
+
+def test_the_default_warm_fills_the_first_view_then_every_k(monkeypatch):
+    """serve.sh's warm at start (``default_warm``): after its steps the page's first view (default URL) is
+    drawn from what they computed — no selector fitted, no explanation, no split run, no figure built."""
+    from pathlib import Path
+
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    st.cache_resource.clear()                   # nothing left from other tests: only the warm fills them
+    for memo in (model.decision, model.decision_words, model.curve_view, model.explained_each_k,
+                 model._training):
+        memo.cache_clear()
+    real = model.accuracy_curve
+    monkeypatch.setattr(model, "accuracy_curve", lambda name, f1, f2, n, mode: real(name, f1, f2, 10, mode))
+    monkeypatch.setattr(model, "_CURVES", type(model._CURVES)())
+    key, steps = model.default_warm()
+    assert key == "classifier_selection balloons" and len(steps) == 1 + 1 + (model.K_MAX - model.K_MIN)
+    for step in steps:
+        step()
+
+    def no_more(*args, **kwargs):
+        raise AssertionError("computed again")
+    for name in ("accuracy_curve", "_fitted_once", "explained_each_k", "_training", "threshold_plane_figure",
+                 "accuracy_vs_k_figure", "decision_text"):
+        monkeypatch.setattr(model, name, no_more)
+    for k in (3, 4, 30):                        # a new session each (the default view, k from the link)
+        at = AppTest.from_file(str(Path(__file__).resolve().parents[3] / "pages" / "classifier_selection.py"),
+                               default_timeout=60)
+        at.query_params["k"] = str(k)
+        at.run()
+        assert not at.exception and not at.error, [e.value for e in (*at.exception, *at.error)]
+        assert f"Among its {k} nearest" in " ".join(m.value for m in at.markdown)
