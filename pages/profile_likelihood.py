@@ -53,6 +53,17 @@ HINTS = {
 }
 
 
+INSTANCE_HELP = cite("Multiply the likelihood of the data by P_θ(f̃), the probability of the instance to "
+                     "classify (000 eq. 9). Off: 003's naive hierarchical classifier.")
+RANGE_HELP = cite("000 §4.1 (without the instance: 003's range, without the ½ shifts).")
+CLOUD_CAPTION = cite(
+    "Grey and blue dots: NBCs θ drawn at random (blue: likelihood ≥ α, the ones the LNCC keeps). Black "
+    "curve: the exact upper envelope L. Thick bar at height α: the posterior range of the "
+    "[α-cut](/glossary#alpha-cut) of the envelope; thin black bar: the same range read off the sample, "
+    "which approaches it as the sample grows. Dashed grey: the profile likelihood with the other setting "
+    "of the toggle (000 Fig. 3).")
+
+
 # ---------------------------------------------------------------- state: the counts table and the link
 def load_pair(pair: PairInput) -> None:
     """Make ``pair`` the current two-class problem: the table is rebuilt from it, edits dropped."""
@@ -192,7 +203,8 @@ def counts_editor(preset: str) -> None:
 
 @st.fragment
 def two_class_view(preset: str, side, right) -> None:
-    """000 §4: the α-cut, the cloud and the verdict; moving a control here reruns this part only.  The α
+    """000 §4: the α-cut, the cloud and the verdict; moving a control here reruns this part only, and
+    moving α only :func:`alpha_view`'s part (the verdict, the chart and the metrics that follow α).  The α
     slider and the toggle sit just above the chart they change (on a phone too), the sample size in
     ``side`` (above the counts)."""
     with side:
@@ -200,54 +212,62 @@ def two_class_view(preset: str, side, right) -> None:
                             help="Random NBCs θ with every parameter uniform on [0, 1] (seeded).")
     head = right.container()                   # the verdict, written once the view is computed
     alpha_col, include_col = right.columns(2, vertical_alignment="bottom")
-    alpha = alpha_col.slider("α (likelihood threshold of the LNCC)", 0.0, 1.0, step=0.01, key=K_ALPHA,
-                             format="%.2f",
-                             help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")
     include = include_col.toggle("include the instance in the likelihood", key=K_INSTANCE,
-                                 help=cite(
-                                     "Multiply the likelihood of the data by P_θ(f̃), the probability of "
-                                      "the instance to classify (000 eq. 9). Off: 003's naive hierarchical "
-                                      "classifier."))
+                                 help=INSTANCE_HELP)
+    body = right.container()                   # the chart and the first row of metrics (alpha_view's)
     pair = st.session_state[K_PAIR]
-    counts, totals = pair.to_text()
-    link = {"preset": preset, "alpha": alpha, "include_instance": include, "samples": samples}
-    if pair != PAIRS.get(preset):
-        link.update(preset=CUSTOM, counts=counts, n=totals)
-    try:
-        view = pair_view(pair, bool(include), int(samples), float(alpha))
-    except (ValueError, ArithmeticError) as exc:    # never a traceback; the counts stay editable
-        right.error(f"**This case could not be computed** ({type(exc).__name__}: {exc}). "
-                    "Change the counts or the toggle, or pick an example.")
-        return publish(link)
-    profile, answer = view["profile"], view["answer"]
-    with head:
-        st.subheader(answer.headline)
-        (st.success if answer.determinate else st.warning)(
-            f"At α = {alpha:.2f} the LNCC returns **{answer.classes}**: {answer.reason}")
+
+    def alpha_slider() -> float:
+        return alpha_col.slider("α (likelihood threshold of the LNCC)", 0.0, 1.0, step=0.01, key=K_ALPHA,
+                                format="%.2f",
+                                help="The LNCC keeps the NBCs whose normalised likelihood is ≥ α.")
+
+    def computed(alpha: float) -> dict | None:
+        """The view at ``alpha``, or None once the error is shown and the link written."""
+        try:
+            return pair_view(pair, bool(include), int(samples), float(alpha))
+        except (ValueError, ArithmeticError) as exc:    # never a traceback; the counts stay editable
+            right.error(f"**This case could not be computed** ({type(exc).__name__}: {exc}). "
+                        "Change the counts or the toggle, or pick an example.")
+            publish(view_link(preset, pair, alpha, include, samples))
+            return None
+
+    @st.fragment
+    def alpha_view() -> None:
+        alpha = alpha_slider()
+        view = computed(alpha)
+        if view is None:
+            return
+        profile, answer = view["profile"], view["answer"]
+        with head:
+            st.subheader(answer.headline)
+            (st.success if answer.determinate else st.warning)(
+                f"At α = {alpha:.2f} the LNCC returns **{answer.classes}**: {answer.reason}")
+        with body:
+            show_chart(view["figure"], key="profile_chart")
+            m1, m2, m3 = st.columns(3)
+            m1.metric("critical α (c ≻ ¬c)", critical_text(profile.critical_alpha),
+                      help="c dominates ¬c iff α > this; 1 means never.")
+            m2.metric("critical α (¬c ≻ c)", critical_text(profile.critical_alpha_reverse),
+                      help="¬c dominates c iff α > this; 1 means never.")
+            m3.metric(f"LNCC at α = {alpha:.2f}", answer.classes,
+                      help="The classes that no other class dominates.")
+        publish(view_link(preset, pair, alpha, include, samples))
+
+    view = computed(st.session_state[K_ALPHA])      # what does not move with α (checked before α's part)
+    if view is None:
+        alpha_slider()
+        return
+    alpha_view()
+    profile = view["profile"]
     with right:
-        show_chart(view["figure"], key="profile_chart")
-        m1, m2, m3 = st.columns(3)
-        m1.metric("critical α (c ≻ ¬c)", critical_text(profile.critical_alpha),
-                  help="c dominates ¬c iff α > this; 1 means never.")
-        m2.metric("critical α (¬c ≻ c)", critical_text(profile.critical_alpha_reverse),
-                  help="¬c dominates c iff α > this; 1 means never.")
-        m3.metric(f"LNCC at α = {alpha:.2f}", answer.classes,
-                  help="The classes that no other class dominates.")
         m4, m5, m6 = st.columns(3)
         a, b = profile.t_range
-        m4.metric("[a, b]: range of t", f"[{readable(a)}, {readable(b)}]",
-                  help=cite("000 §4.1 (without the instance: 003's range, without the ½ shifts)."))
+        m4.metric("[a, b]: range of t", f"[{readable(a)}, {readable(b)}]", help=RANGE_HELP)
         m5.metric("t̂: maximum of L", readable(profile.t_hat), help="Where the profile likelihood is largest.")
         m6.metric("t where r(t) = 1", readable(profile.t_at_ratio_one),
                   help="The two classes are equally probable here.")
-        st.caption(
-            cite(
-                "Grey and blue dots: NBCs θ drawn at random (blue: likelihood ≥ α, the ones the LNCC keeps). "
-            "Black curve: the exact upper envelope L. Thick bar at height α: the posterior range of the "
-            "[α-cut](/glossary#alpha-cut) of the envelope; thin black bar: the same range read off the "
-            "sample, which approaches it "
-            "as the sample grows. Dashed grey: the profile likelihood with the other setting of the toggle "
-            "(000 Fig. 3)."))
+        st.caption(CLOUD_CAPTION)
         if view["flat"]:
             st.caption(
                 cite(
@@ -255,7 +275,15 @@ def two_class_view(preset: str, side, right) -> None:
                     "likelihood "
                 "is so peaked that uniformly drawn NBCs almost never come near its maximum; this is why 000 "
                 "computes the envelope exactly instead of by sampling."))
-    publish(link)
+
+
+def view_link(preset: str, pair: PairInput, alpha, include, samples) -> dict:
+    """The two-class view's link: the example's name, or Custom with the counts when they differ."""
+    link = {"preset": preset, "alpha": alpha, "include_instance": include, "samples": samples}
+    if pair != PAIRS.get(preset):
+        counts, totals = pair.to_text()
+        link.update(preset=CUSTOM, counts=counts, n=totals)
+    return link
 
 
 if preset == MULT:

@@ -343,3 +343,37 @@ def test_edits_never_change_the_shared_table_of_an_example():
     assert at.query_params["preset"] == "custom" and at.query_params["counts"] == "4-1,1-1"
     assert counts_frame(pair).equals(before) and counts_frame(pair)[COL_C].tolist() == [5]
     assert run_page().data_editor[0].value[COL_C].tolist() == [5]
+
+
+def test_a_view_that_cannot_be_computed_says_so_and_keeps_its_controls(monkeypatch):
+    """The α part is a fragment of its own: when the view fails, the error stands where the chart was, the
+    α slider and the toggle stay usable, and the link is still written."""
+    from app_support.profile_likelihood import model
+
+    def failing(*args):
+        raise ArithmeticError("a result is not a finite number")
+
+    monkeypatch.setattr(model, "pair_view", failing)
+    at = run_page({"alpha": "0.4"})
+    assert len(at.error) == 1 and "could not be computed" in at.error[0].value
+    assert chart_count(at) == 0 and not at.metric and not at.subheader
+    assert at.slider(key="pl_alpha").value == pytest.approx(0.4)
+    assert at.toggle(key="pl_include_instance").value is True
+    assert dict(at.query_params)["alpha"] == "0.4"
+    monkeypatch.undo()
+    at.slider(key="pl_alpha").set_value(0.5).run()
+    assert_ok(at)
+    assert not at.error and chart_count(at) == 1 and verdict(at) == "c dominates ¬c for α > 0.233"
+
+
+def test_an_alpha_move_changes_the_verdict_and_its_metric_not_the_rest():
+    """An α move (a rerun of the α part alone) changes the verdict, its metric and the link; the critical
+    α's and the second row (t's range, t̂, the ratio-one point) stay as they were."""
+    at = run_page()
+    rows = [(m.label, m.value) for m in at.metric]
+    at.slider(key="pl_alpha").set_value(0.1).run()
+    assert_ok(at)
+    moved = [(m.label, m.value) for m in at.metric]
+    assert moved[3:] == rows[3:] and moved[2] == ("LNCC at α = 0.10", "{c, ¬c}")
+    assert "At α = 0.10 the LNCC returns **{c, ¬c}**" in returned_set(at)
+    assert dict(at.query_params)["alpha"] == "0.1"
