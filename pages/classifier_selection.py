@@ -163,6 +163,9 @@ st.markdown(
 st.latex(r"N_k(x)=\{\,i:\ d(x,x_i)\le d_{(k)}(x)\,\},\qquad d_{(k)}(x)=\text{the }k\text{-th smallest "
          r"of the distances } d(x,x_i)")
 st.info(
+    "**Try this:** section 0 shows the two thresholds of the count table's instance on all its rows (lesson "
+    "6 asks about them). Predict what multiplying every count by 2 does to them (e.g. 8-6,5-2,3-4 → "
+    "16-12,10-4,6-8: the same proportions, twice the rows), then type the new table." if is_table(name) else
     cite("**Try this:** the default view is Balloons (004's data set; C1 = all four features, C2 = colour, "
     "act, age), split 0, test row 4, where C1 says F and C2 says T (the truth). At k = 3 its three "
     "nearest training rows sit exactly on its own point of the plane; C2 was right on 2 of them, C1 on 1, "

@@ -305,6 +305,7 @@ def test_lesson_6_s_count_table_link_shows_the_step_s_thresholds(question_id, se
         stated = step.question.prompt(params) + step.question.explain(params, step.question.solve(params))
         assert f"{c2:.3f}" in stated, stated
     assert "The instance** (f1 = x, f2 = x)" in text and not at.warning
+    assert [i.value for i in at.info if "Try this" in i.value][0].startswith("**Try this:** section 0 shows")
 
 
 @pytest.mark.parametrize("raw", ["9-9,10-1", "abc", "0-5,0-1", "300-300,1-1", "8-6" + ",1-1" * 7, "8-6,5--2"])
