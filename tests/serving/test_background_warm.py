@@ -103,3 +103,17 @@ def test_each_pages_warm_at_start_uses_the_key_its_first_view_starts(fresh, monk
     credal._start_warming("weather", 1.0, 0.01)
     assert started == [aode.default_warm()[0], credal.default_warm()[0]]
     assert missing.default_warm()[0] == "missing_values weather"
+
+
+def test_after_the_warm_at_start_the_servers_objects_leave_the_collectors_scans(monkeypatch):
+    import gc
+
+    from serving import warm
+    calls = []
+    monkeypatch.setenv("CREDAL_WARM", "1")
+    monkeypatch.setattr(warm, "runtime_started", lambda: True)
+    monkeypatch.setattr(warm, "warm_defaults", lambda: calls.append("warm") or 3)
+    monkeypatch.setattr(gc, "collect", lambda *args: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    warm.start_when_ready(timeout=5, poll=0.01).join(10)
+    assert calls == ["warm", "collect", "freeze"]
