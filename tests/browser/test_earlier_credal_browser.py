@@ -48,3 +48,12 @@ def test_deep_link_tree_and_reject_option_in_chromium(app_url, width, height):
         expect(page.get_by_text("At d = 0.26")).to_be_visible(timeout=60_000)
         if width == 1280:
             save_screenshot(page, "earlier_credal", settle_ms=1000)
+            # the data set sits in the part of the page that reruns alone: a new one reruns the whole page,
+            # whose row bound and URL follow it
+            data = page.get_by_role("combobox", name="Data set")
+            data.click()
+            data.press_sequentially("balloons")
+            data.press("Enter")
+            expect(page).to_have_url(re.compile(r"[?&]data=balloons\b"), timeout=30_000)
+            expect(page.get_by_text("Instance 0: color = YELLOW")).to_be_visible(timeout=60_000)
+            expect(page.get_by_text("Instance (row 0 to 75)")).to_be_visible(timeout=30_000)
