@@ -133,6 +133,22 @@ html { font-size: 20px; }
 """
 
 
+class _Sheet:
+    """A style sheet as ``st.html`` sends it (``_repr_html_``: its text taken as it is), cleaned once per
+    process as ``st.html`` cleans a string (``clean_text``: dedented, stripped) instead of on every run."""
+
+    def __init__(self, html: str):
+        from streamlit.string_util import clean_text
+        self.html = clean_text(html)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+_SHEETS = {present: _Sheet(f"<style>{BASE_CSS}{PRESENT_CSS if present else ''}</style>")
+           for present in (False, True)}
+
+
 def inject(present: bool = False) -> None:
     """Add the style sheet (and the presentation one when ``present``) to the page; takes no space."""
-    st.html(f"<style>{BASE_CSS}{PRESENT_CSS if present else ''}</style>")
+    st.html(_SHEETS[bool(present)])
