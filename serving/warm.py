@@ -35,14 +35,17 @@ def runtime_started() -> bool:
 
 
 def warm_defaults(modules=WARMS) -> int:
-    """Claim each page's default warm and run their steps in turn (:func:`long_runs.run_steps`); returns
-    the steps done."""
+    """Claim each page's default warm and run their steps in turn (:func:`long_runs.run_steps`), the
+    objects of the modules imported first frozen (``gc.freeze``: a class arriving before the warm ends
+    meets short collections too); returns the steps done."""
     from app_support import long_runs
     steps = []
     for name in modules:
         key, page_steps = importlib.import_module(name).default_warm()
         if long_runs.claim(key):
             steps += page_steps
+    gc.collect()
+    gc.freeze()                 # the modules imported: out of the collector's scans while the steps run
     return long_runs.run_steps(steps)
 
 

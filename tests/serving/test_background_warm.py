@@ -73,8 +73,11 @@ def test_the_warm_at_start_claims_each_pages_key_once(fresh, monkeypatch):
         module.default_warm = lambda key=key, name=name: (key, [lambda name=name: ran.append(name)])
         monkeypatch.setitem(sys.modules, name, module)
     monkeypatch.setattr(long_runs, "sessions_connected", lambda: False)          # nobody connected yet
+    frozen = []
+    monkeypatch.setattr(warm.gc, "freeze", lambda: frozen.append(len(ran)))     # not this test process's
     assert warm.warm_defaults(("fake_page_a", "fake_page_b", "fake_page_c")) == 2
     assert ran == ["fake_page_a", "fake_page_b"]                 # the third one's key was claimed before
+    assert frozen == [0]                                          # the modules' objects, before the steps
     monkeypatch.setenv("CREDAL_WARM", "1")
     assert long_runs.warm_in_background("a", lambda: [lambda: ran.append("again")]) is False
 
