@@ -48,9 +48,11 @@ checked by a sufficient certificate: with :math:`\delta_j = N(r) - N(r, x_j) \ge
 :math:`y \in [1/(N(r)+\sigma), 1/N(r)]`, :math:`b_j \ge \beta_j = \tfrac12\sum_{i\ne j} A_i(y_1) - q_j(y_2)`,
 so the bracket is at least :math:`\sum_j A_j(y_1)\beta_j` over the :math:`\beta_j \ge 0` plus
 :math:`\sum_j A_j(y_2)\beta_j` over the :math:`\beta_j < 0`; when that is :math:`\ge 0` on each of
-:data:`_PIECES` pieces, ``g_r`` is convex and the vertex argument holds.  A rival that fails the
-certificate (with three or more classes; with two the one rival takes the whole share) leaves the
-lower posterior NaN: splitting the share may then beat every vertex, and that case is not solved here.
+:data:`_PIECES` pieces, ``g_r`` is convex and the vertex argument holds.  When a rival (with three or
+more classes; with two the one rival takes the whole share) fails the certificate, the vertex value is
+only a lower bound: :mod:`credal_core._ncc_lower_split` then finds the exact value (branch and bound
+over the rivals' masses with concave second-order bounds of each ``g_r``, seeded with the best vertex),
+to a certified relative 1e-9 (:data:`credal_core._ncc_lower_split.TOLERANCE`).
 
 **The one-dimensional problem.**  :math:`\varphi_r` is the sum of two log-concave functions and can
 have two local maxima (an interior one and u = 1), so no single root is its maximiser.  It is solved
@@ -67,6 +69,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._ncc_lower_split import split_log_ratio
 from .data.counts import MISSING, Gather
 
 __all__ = ["ncc_lower_posterior_multiclass", "shifted_counts", "TOLERANCE"]
@@ -204,8 +207,9 @@ def _branch_and_bound(fun, n_pairs: int) -> np.ndarray:
 def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray) -> np.ndarray:
     """Lower posterior of class ``target[i]`` (positions) under a fitted NCC, any number of classes (n,).
 
-    NaN where a rival class with missing training values on an active feature fails the convexity
-    certificate (see the module docstring); features declared non-MAR raise ``NotImplementedError``."""
+    Exact everywhere: the vertex branch and bound (to 1e-12) where every rival is certified convex,
+    :mod:`credal_core._ncc_lower_split` (to 1e-9) where one is not; features declared non-MAR raise
+    ``NotImplementedError``."""
     sigma, n_values, big_n, cell, den = shifted_counts(model)
     den = den.T                                                                        # N_j(k) (C, m)
     n_classes = big_n.size
@@ -230,7 +234,7 @@ def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray)
     out = np.full(n, np.nan)
     out[~has_act] = big_n[target[~has_act]] / (big_n.sum() + sigma)
     out[blocked] = 0.0
-    live = np.flatnonzero(has_act & ~blocked & ~(incomplete.any(axis=1) & (sigma > 0)))
+    live = np.flatnonzero(has_act & ~blocked)
     if live.size == 0:
         return out
     pi, pr = np.nonzero(np.arange(n_classes)[None, :] != target[live, None])           # pairs (live, rival)
@@ -243,6 +247,51 @@ def ncc_lower_posterior_multiclass(model, codes: np.ndarray, target: np.ndarray)
                  cnt[inst, pr], den[pr], w_all[inst, pr], log_k)
     best = _branch_and_bound(fun, pi.size)
     log_r = np.full(live.size, -np.inf)
-    np.maximum.at(log_r, pi, best)
+    np.maximum.at(log_r, pi, best)                       # the best vertex: exact when no rival splits
+    split = incomplete[live].any(axis=1) & (sigma > 0)
+    if split.any():
+        rows = live[split]
+        log_r[split] = split_log_ratio(sigma, *_components(
+            big_n, target[rows], a_c[rows], d_c[rows], act[rows], cnt[rows], den, w_all[rows]),
+            seed=log_r[split])[0]
     out[live] = np.exp(-np.logaddexp(0.0, log_r))
     return out
+
+
+def _components(big_n, target, a_c, d_c, act, cnt, den, w_all):
+    r"""The concave terms of :mod:`credal_core._ncc_lower_split` per instance: component 0 is
+    :math:`\log q(u)`, components 1.. the rivals' :math:`\log g_r(v)`, each as
+    cst + Σ_t sgn_t log(off_t + σx) over 1 + 2m slots."""
+    n, m = act.shape
+    n_classes = big_n.size
+    rivals = np.nonzero(np.arange(n_classes)[None, :] != target[:, None])[1].reshape(n, n_classes - 1)
+    off = np.ones((n, n_classes, 1 + 2 * m))
+    sgn = np.zeros_like(off)
+    cst = np.zeros((n, n_classes))
+    off[:, 0, 0], sgn[:, 0, 0] = big_n[target], -1.0
+    off[:, 0, 1:m + 1] = np.where(act, d_c, 1.0)
+    sgn[:, 0, 1:m + 1] = act
+    with np.errstate(divide="ignore"):
+        cst[:, 0] = -np.where(act, np.log(np.where(act, a_c, 1.0)), 0.0).sum(axis=1)
+    rows = np.arange(n)[:, None]
+    w = w_all[rows, rivals]                                                        # (n, K, m)
+    off[:, 1:, 0], sgn[:, 1:, 0] = big_n[rivals], 1.0
+    off[:, 1:, 1:m + 1] = np.where(w, cnt[rows, rivals], 1.0)
+    sgn[:, 1:, 1:m + 1] = w
+    off[:, 1:, m + 1:] = np.where(w, den[rivals], 1.0)
+    sgn[:, 1:, m + 1:] = -1.0 * w
+    _cancel(off, sgn)
+    return off, sgn, cst
+
+
+def _cancel(off, sgn):
+    """Drop the pairs of equal offsets with opposite signs in each component (in place): the same
+    function, and its curvature bounds see through the cancelled factors."""
+    n, k, t = off.shape
+    flat_off, flat_sgn = off.reshape(n * k, t), sgn.reshape(n * k, t)
+    for row in np.flatnonzero(((sgn < 0).any(axis=2)).ravel()):
+        o, s = flat_off[row], flat_sgn[row]
+        for neg in np.flatnonzero(s < 0):
+            pos = np.flatnonzero((s > 0) & (o == o[neg]))
+            if pos.size:
+                s[neg] = s[pos[0]] = 0.0
