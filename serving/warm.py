@@ -1,7 +1,8 @@
 """The workers' warm at start: when a worker of ``serve.sh`` starts (``CREDAL_WARM=1``, the supervisor's
 default), one daemon thread computes the slider steps of the pages' first views — AODE weights' ε,
-Missing values' s, then Credal model averaging's s and ε (each page's ``default_warm``) — through the
-pages' own cached functions, so that a class opening those pages finds them computed.
+Missing values' s, Classifier selection's first view, Fig. 3's splits and k, then Credal model
+averaging's s and ε (each page's ``default_warm``) — through the pages' own cached functions, so that a
+class opening those pages finds them computed.
 
 A teacher starts the server before class: while no browser session is connected the steps run at once
 (about 40 CPU s per worker, mostly Credal model averaging's cross-validations); once one is, at a tenth
@@ -23,7 +24,7 @@ import threading
 import time
 
 WARMS = ("app_support.aode_weights.model", "app_support.missing_values.model",
-         "app_support.earlier_credal.model")
+         "app_support.classifier_selection.model", "app_support.earlier_credal.model")
 LOG = logging.getLogger("serving.warm")
 
 
