@@ -19,7 +19,8 @@ the number of zero offsets (zero counts), :math:`S = (\log k)'`.  Then
 finite at x = 0.  Each :math:`y_t` is monotone in x, so term-by-term interval bounds on :math:`[\sigma\alpha,
 \sigma\beta]` give :math:`M \ge \max(0, \max_{[\alpha,\beta]} -g'')` (0 for a linear g).  Then
 :math:`b(v) = \text{chord}(v) + \tfrac M2 (v-\alpha)(\beta-v) \ge g(v)` (:math:`g - b` is convex and
-vanishes at both ends) and b is concave; its gap is at most :math:`M(\beta-\alpha)^2/8`, second order.
+vanishes at both ends) and b is concave; its gap is at most
+:math:`(M + \max g''^+)(\beta-\alpha)^2/8`, second order.
 Where that is not smaller than :math:`g(\beta) - g(\alpha)`, the constant :math:`b = g(\beta)` is used
 (g increases).  Offsets equal in a numerator and a denominator factor are cancelled first.
 

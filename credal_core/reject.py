@@ -28,10 +28,11 @@ Exact lower posteriors (:func:`lower_top_posterior`):
   u = 0.  A zero count :math:`N(c, x_j)` gives 0.  With more than two classes the rival masses
   interact (the sum of the rivals' terms is not log-concave); that case is
   handled by :func:`credal_core._ncc_lower.ncc_lower_posterior_multiclass`: the same feature masses,
-  then all the rivals' share on one rival (their terms are convex in their masses: proved when their
-  counts are complete, certified otherwise) and a certified branch and bound over u; NaN where a
-  rival with missing training values fails the convexity certificate (splitting the share might then
-  beat every vertex).
+  then all the rivals' share on one rival when their terms are convex in their masses (proved when
+  their counts are complete, certified otherwise) with a certified branch and bound over u; when a
+  rival with missing training values fails the certificate (splitting the share may then beat every
+  vertex), an exact branch and bound over the rivals' masses (:mod:`credal_core._ncc_lower_split`,
+  certified to a relative 1e-9).  Never NaN.
 * **CMA**: exact, :func:`credal_core.model_averaging.cma.cma_lower_posterior`.
 * **BMA-AODE*** (credal set eq. 4 over the kept SPODEs an instance can evaluate): the posterior is
   linear-fractional in the prior, so its minimum is at a vertex of the set (one SPODE at
@@ -125,8 +126,7 @@ def ncc_lower_posterior(model, codes: np.ndarray, target: np.ndarray) -> np.ndar
     """Exact lower posterior of class ``target[i]`` under a fitted NCC (n,).
 
     See the module docstring for the derivation; more than two classes:
-    :func:`~credal_core._ncc_lower.ncc_lower_posterior_multiclass` (NaN where a rival with gaps fails
-    its convexity certificate)."""
+    :func:`~credal_core._ncc_lower.ncc_lower_posterior_multiclass` (exact with missing values too)."""
     tables = model.tables_
     n_classes = len(tables.classes)
     if n_classes != 2:

@@ -62,8 +62,9 @@ def reject_cross_validation(X: pd.DataFrame, y, *, specs: Sequence, numeric: Seq
     """Mean over ``n_repeats`` × stratified ``n_splits``-fold CV (the comparison's splits) of the
     reject-option costs of every credal classifier of ``specs`` (``ClassifierSpec``) against its
     precise counterpart, per (``model``, ``d``, ``classifier``): ``cost``, ``rejected``, ``error``, and
-    ``folds``, how many folds the mean is over (a model refusing a fold — the NCC where its lower
-    posterior is not available — is averaged over fewer folds than the others: shown, not hidden)."""
+    ``folds``, how many folds the mean is over (a model refusing a fold — e.g. COMP-AODE* where its
+    lower posterior is not available — is averaged over fewer folds than the others: shown, not
+    hidden)."""
     labels, classes = labels_as_text(y)
     preparation = {"numeric": list(numeric), "discretiser": discretiser, "n_bins": n_bins, "missing": missing,
                    "non_mar": list(non_mar)}

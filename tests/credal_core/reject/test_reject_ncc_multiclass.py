@@ -294,3 +294,37 @@ def test_small_s_tends_to_the_maximum_likelihood_posterior(seed, n_classes):
     mle = definition.posterior(0, np.zeros(n_classes), np.zeros((n_classes, len(definition.feats))))
     got = lower_top_posterior(model, X.iloc[[0]], [0])[0]
     assert got == pytest.approx(mle, abs=1e-6)
+
+
+def test_concave_bound_of_a_rival_lies_above_it(monkeypatch):
+    """_ncc_lower_split's piece bound b >= g on a grid (random rivals with zero counts and gaps, random
+    pieces, some at v = 0); exact (M = 0) for a linear g, singular at 0 or not."""
+    monkeypatch.setenv("CREDAL_NUMBA", "0")                  # the helpers, called from Python
+    from credal_core._ncc_lower_split import _comp, _rival_piece
+
+    rng = np.random.default_rng(8)
+    quadratic = 0
+    for _ in range(cases(400)):
+        m, sigma = int(rng.integers(1, 4)), float(rng.choice([0.5, 1.0, 3.0]))
+        n_r = float(rng.integers(1, 12))
+        d = np.maximum(n_r - rng.integers(0, 3, m), 1.0)
+        a = np.floor(rng.random(m) * d) + float(rng.choice([0.0, 0.05]))
+        off = np.concatenate([[n_r], a, d])
+        sgn = np.concatenate([[1.0], np.ones(m), -np.ones(m)])
+        lo = 0.0 if rng.random() < 0.3 else float(rng.random() * 0.6)
+        hi = lo + float(rng.random() * (1 - lo))
+        top = float(rng.normal())
+        v = np.linspace(lo, hi, 301)
+        with np.errstate(divide="ignore"):                   # log 0 at a zero count, v = 0
+            kind, g_lo, slope, m_, const, _ = _rival_piece(off, sgn, 0.0, sigma, top, lo, hi)
+            g = np.exp(np.array([_comp(off, sgn, 0.0, sigma, x)[0] for x in v]) - top)
+        b = np.full_like(v, const) if kind == 0 else g_lo + slope * (v - lo) + 0.5 * m_ * (v - lo) * (hi - v)
+        assert np.all(g <= b + 1e-12 * max(g.max(), 1e-300))
+        if kind == 1:
+            quadratic += 1
+            convex = max(np.diff(g, 2).max() / (v[1] - v[0]) ** 2, 0.0)      # max g'' (finite differences)
+            assert (b - g).max() <= 1.01 * (m_ + convex) * (hi - lo) ** 2 / 8 + 1e-12 * g.max()   # 2nd order
+    assert quadratic >= cases(400) // 4
+    for off in ([0.0, 2.0], [3.0, 2.0]):                     # g = σv and g = 3 + σv (the 2 cancelled)
+        got = _rival_piece(np.array(off), np.array([1.0, 0.0]), 0.0, 1.0, 0.0, 0.0, 1.0)
+        assert got[0] == 1 and got[3] == 0.0
