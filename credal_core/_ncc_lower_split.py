@@ -45,6 +45,10 @@ a proved upper bound of :math:`\log R^*` is within :data:`TOLERANCE` of it (abso
 i.e. relative in R*).  The gaps scale with the curvature of the :math:`g_r`: nearly linear rivals
 (large counts), whose splits hardly matter, close in a few boxes.
 
+**Symmetry.**  Rivals with the same :math:`g_r` can swap masses without changing the objective, so
+some maximiser has their masses in decreasing order (rival order); a box in which a later one's lower
+end exceeds an earlier one's upper end holds no such point and is dropped.
+
 **Tolerance: 1e-9.**  The lower posterior is compared with 1 - d in the reject option; a relative
 1e-9 is far below any meaningful difference and far above the rounding of the bounds (sums of a few
 dozen logs of magnitude < 100: ~1e-13, covered by the margin :data:`_ROUNDING`).  Should a box budget
@@ -312,7 +316,7 @@ def _box(off, sgn, cst, sigma, top, lo, hi, pieces):
 
 
 @compiled_kernel(error_model="numpy")
-def _split_kernel(off, sgn, cst, sigma, seed, tol, max_cells):
+def _split_kernel(off, sgn, cst, sigma, seed, tol, max_cells, tie):
     """Per instance i: branch and bound over boxes of the rivals' masses.  ``off``, ``sgn`` (n, K+1,
     T), ``cst`` (n, K+1), ``seed`` (n,) attained values of log R*.  Returns the best attained value, the
     certified upper bound and the number of boxes split."""
@@ -361,6 +365,12 @@ def _split_kernel(off, sgn, cst, sigma, seed, tol, max_cells):
                     c_lo[n_c, r] = half
                 if c_lo[n_c].sum() > 1.0:                  # no prior in this box
                     continue
+                ordered = True                              # identical rivals: v_q >= v_r (symmetry)
+                for rr in range(n_r):
+                    if tie[i, rr] >= 0 and c_lo[n_c, rr] > c_hi[n_c, tie[i, rr]]:
+                        ordered = False
+                if not ordered:
+                    continue
                 bound, low, split = _box(off[i], sgn[i], cst[i], sigma, top, c_lo[n_c], c_hi[n_c], pieces)
                 best = max(best, low)
                 c_bound[n_c] = min(upper, bound)            # the child lies in its parent
@@ -378,8 +388,13 @@ def split_log_ratio(sigma, comps_off, comps_sgn, comps_cst, seed):
     """log R* for instances whose rivals may split their share (n,), NaN where the box budget ran out,
     with its certified upper bound (n,) and the number of boxes split (n,).  ``comps_*``: see
     :func:`_split_kernel`; ``seed``: an attained value of log R* per instance (e.g. the best vertex)."""
-    best, upper, cells = _split_kernel(np.ascontiguousarray(comps_off, dtype=float),
-                                       np.ascontiguousarray(comps_sgn, dtype=float),
-                                       np.ascontiguousarray(comps_cst, dtype=float), float(sigma),
-                                       np.asarray(seed, dtype=float), TOLERANCE - _ROUNDING, _MAX_CELLS)
+    off, sgn = np.ascontiguousarray(comps_off, dtype=float), np.ascontiguousarray(comps_sgn, dtype=float)
+    n, k = off.shape[:2]
+    tie = np.full((n, k - 1), -1, dtype=np.int64)         # the previous rival with the same g_r, if any
+    for r in range(2, k):
+        for q in range(r - 1, 0, -1):
+            same = (tie[:, r - 1] < 0) & np.all((off[:, q] == off[:, r]) & (sgn[:, q] == sgn[:, r]), axis=1)
+            tie[same, r - 1] = q - 1
+    best, upper, cells = _split_kernel(off, sgn, np.ascontiguousarray(comps_cst, dtype=float), float(sigma),
+                                       np.asarray(seed, dtype=float), TOLERANCE - _ROUNDING, _MAX_CELLS, tie)
     return np.where(upper <= best + TOLERANCE, best, np.nan), upper, cells
