@@ -72,6 +72,9 @@ def main(argv=None):
     print(f"{'data':<26}{'miss':>5}{'rows':>5}{'split':>6}{'median':>15}{'p95':>15}{'max':>15}"
           f"{'split max':>16}{'boxes':>7}{'NaN':>5}")
     real = lower.split_log_ratio
+    sgn = np.zeros((1, 3, 3))
+    sgn[0, 1:, 0] = 1.0
+    real(1.0, np.ones((1, 3, 3)), sgn, np.zeros((1, 3)), np.array([-np.inf]))   # load the compiled kernel
     worst = []
     for missing in args.missing:
         for name, X_fit, y_fit, X_test in _samples(missing, args.seed, args.test, args.classes):

@@ -67,7 +67,7 @@ __all__ = ["TOLERANCE", "split_log_ratio"]
 
 TOLERANCE = 1e-9          # absolute in log R*: relative width of the certified bracket of R*
 _ROUNDING = 1e-12         # margin for the floating-point error of the bounds
-_MAX_CELLS = 200_000      # boxes split per instance before giving up (NaN; never reached in the tests)
+_MAX_CELLS = 1_000_000    # boxes split per instance before giving up (NaN; never reached in the tests)
 
 
 @compiled_kernel(**HELPER_OPTIONS)
