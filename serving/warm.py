@@ -4,15 +4,17 @@ Missing values' s, Classifier selection's first view, Fig. 3's splits and k, the
 averaging's s and ε (each page's ``default_warm``) — through the pages' own cached functions, so that a
 class opening those pages finds them computed.
 
-A teacher starts the server before class: while no browser session is connected the steps run at once
-(about 40 CPU s per worker, mostly Credal model averaging's cross-validations); once one is, at a tenth
-of a core (:func:`app_support.long_runs.run_steps`). Each page's own warm on its first view is then a
-no-op (the same key, claimed here); another data set still starts its own warm on its first view.
+A teacher starts the server before class: the steps run while no browser session is connected (30-40 CPU
+s per worker, 50-80 s on this shared 2-core machine, mostly Credal model averaging's cross-validations),
+and wait while one is — a class gets every cycle and computes what it reaches first itself (a step of
+Classifier selection runs in the job pool, beyond any share of the warm's own thread). Each page's own
+warm on its first view is then a no-op (the same key, claimed here); another data set still starts its
+own warm, at a tenth of a core (:func:`app_support.long_runs.warm_in_background`).
 
-Then the process's objects — imported modules and the computed views, some millions, all kept for the
+Then the process's objects — imported modules and the computed views, about half a million, kept for the
 server's life — are moved out of the cyclic garbage collector's reach (``gc.freeze``): its full
-collections, which stop every session's run while they scan the heap (0.45-0.6 s each, 8-10 of them in a
-class of 100 on a warmed worker), then scan only what the class itself creates.
+collections, which stop every session's run while they scan the heap (0.3-0.5 s each, 8-10 of them in a
+class of 100 on a warmed worker), then scan only what the class itself creates (0.04-0.25 s).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import time
 WARMS = ("app_support.aode_weights.model", "app_support.missing_values.model",
          "app_support.classifier_selection.model", "app_support.earlier_credal.model")
 LOG = logging.getLogger("serving.warm")
+IDLE_POLL = 1.0        # seconds between two looks for a server with no session connected
 
 
 def runtime_started() -> bool:
@@ -36,9 +39,10 @@ def runtime_started() -> bool:
 
 
 def warm_defaults(modules=WARMS) -> int:
-    """Claim each page's default warm and run their steps in turn (:func:`long_runs.run_steps`), the
-    objects of the modules imported first frozen (``gc.freeze``: a class arriving before the warm ends
-    meets short collections too); returns the steps done."""
+    """Claim each page's default warm and run their steps in turn while no browser session is connected
+    (a step waits while one is: the warm is for the time before class, and a class computes what it
+    reaches first itself), the objects of the modules imported first frozen (``gc.freeze``: a class
+    arriving before the warm ends meets short collections too); returns the steps done."""
     from app_support import long_runs
     steps = []
     for name in modules:
@@ -47,7 +51,13 @@ def warm_defaults(modules=WARMS) -> int:
             steps += page_steps
     gc.collect()
     gc.freeze()                 # the modules imported: out of the collector's scans while the steps run
-    return long_runs.run_steps(steps)
+    done = 0
+    for step in steps:
+        while long_runs.sessions_connected():     # a class is here: every cycle is the class's
+            time.sleep(IDLE_POLL)
+        step()
+        done += 1
+    return done
 
 
 def start_when_ready(timeout: float = 300.0, poll: float = 0.5) -> threading.Thread | None:

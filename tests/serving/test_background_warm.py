@@ -120,3 +120,19 @@ def test_after_the_warm_at_start_the_servers_objects_leave_the_collectors_scans(
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
     warm.start_when_ready(timeout=5, poll=0.01).join(10)
     assert calls == ["warm", "collect", "freeze"]
+
+
+def test_the_warm_at_start_waits_while_a_class_is_connected(fresh, monkeypatch):
+    import sys
+    import types
+
+    from serving import warm
+    connected, ran, slept = iter([True, True, False, False]), [], []
+    module = types.ModuleType("fake_page_d")
+    module.default_warm = lambda: ("d", [lambda: ran.append(1), lambda: ran.append(2)])
+    monkeypatch.setitem(sys.modules, "fake_page_d", module)
+    monkeypatch.setattr(long_runs, "sessions_connected", lambda: next(connected))
+    monkeypatch.setattr(warm.time, "sleep", slept.append)
+    monkeypatch.setattr(warm.gc, "freeze", lambda: None)
+    assert warm.warm_defaults(("fake_page_d",)) == 2
+    assert ran == [1, 2] and slept == [warm.IDLE_POLL] * 2       # two looks found a session connected
