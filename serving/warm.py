@@ -1,8 +1,8 @@
 """The workers' warm at start: when a worker of ``serve.sh`` starts (``CREDAL_WARM=1``, the supervisor's
-default), one daemon thread computes the slider steps of the pages' first views — AODE weights' ε,
-Missing values' s, Classifier selection's first view, Fig. 3's splits and k, then Credal model
-averaging's s and ε (each page's ``default_warm``) — through the pages' own cached functions, so that a
-class opening those pages finds them computed.
+default), one daemon thread computes the slider steps of the pages' first views — Credal model averaging's
+s, Classifier selection's first view, Fig. 3's splits and k, Missing values' s, AODE weights' ε, then
+Credal model averaging's ε (:data:`WARMS`) — through the pages' own cached functions, so that a class
+opening those pages finds them computed.
 
 A teacher starts the server before class: the steps run while no browser session is connected (30-40 CPU
 s per worker, 50-80 s on this shared 2-core machine, mostly Credal model averaging's cross-validations),
@@ -25,8 +25,13 @@ import os
 import threading
 import time
 
-WARMS = ("app_support.aode_weights.model", "app_support.missing_values.model",
-         "app_support.classifier_selection.model", "app_support.earlier_credal.model")
+# "module:function" giving (key, steps), most costly per value first: Credal model averaging's s (0.2-0.3
+# CPU s a value), Classifier selection's Fig. 3 (100 splits), Missing values' s and AODE weights' ε
+# (0.02-0.05 s a value), then Credal model averaging's ε (a key of None: claimed with its s steps)
+WARMS = ("app_support.earlier_credal.model:default_warm_s",
+         "app_support.classifier_selection.model:default_warm",
+         "app_support.missing_values.model:default_warm", "app_support.aode_weights.model:default_warm",
+         "app_support.earlier_credal.model:default_warm_eps")
 LOG = logging.getLogger("serving.warm")
 IDLE_POLL = 1.0        # seconds between two looks for a server with no session connected
 
@@ -45,9 +50,12 @@ def warm_defaults(modules=WARMS) -> int:
     arriving before the warm ends meets short collections too); returns the steps done."""
     from app_support import long_runs
     steps = []
-    for name in modules:
-        key, page_steps = importlib.import_module(name).default_warm()
-        if long_runs.claim(key):
+    claimed = set()
+    for entry in modules:
+        module, _, function = entry.partition(":")
+        key, page_steps = getattr(importlib.import_module(module), function or "default_warm")()
+        if key is None and module in claimed or key is not None and long_runs.claim(key):
+            claimed.add(module)
             steps += page_steps
     gc.collect()
     gc.freeze()                 # the modules imported: out of the collector's scans while the steps run

@@ -290,3 +290,15 @@ def default_warm() -> tuple[str, list]:
     values = url_state(sample_rows(name)).defaults()
     steps = warm_steps(name, values["s"], values["eps"], values["d"], values["depth"], values["row"])
     return f"earlier_credal {name}", [compute for _, compute in steps]
+
+
+def default_warm_s() -> tuple[str, list]:
+    """:func:`default_warm`'s first view and s steps only (a new s costs a class most: three models
+    cross-validated), under its key; :func:`default_warm_eps` gives the rest."""
+    key, steps = default_warm()
+    return key, steps[:len(S_GRID)]
+
+
+def default_warm_eps() -> tuple[None, list]:
+    """:func:`default_warm`'s ε steps (no key of their own: they come with :func:`default_warm_s`'s)."""
+    return None, default_warm()[1][len(S_GRID):]

@@ -75,9 +75,15 @@ def test_the_warm_at_start_claims_each_pages_key_once(fresh, monkeypatch):
     monkeypatch.setattr(long_runs, "sessions_connected", lambda: False)          # nobody connected yet
     frozen = []
     monkeypatch.setattr(warm.gc, "freeze", lambda: frozen.append(len(ran)))     # not this test process's
-    assert warm.warm_defaults(("fake_page_a", "fake_page_b", "fake_page_c")) == 2
-    assert ran == ["fake_page_a", "fake_page_b"]                 # the third one's key was claimed before
-    assert frozen == [0]                                          # the modules' objects, before the steps
+    module = types.ModuleType("fake_page_e")                    # a second part under its first part's key
+    module.default_warm = lambda: ("e", [lambda: ran.append("e")])
+    module.rest = lambda: (None, [lambda: ran.append("e, rest")])
+    monkeypatch.setitem(sys.modules, "fake_page_e", module)
+    assert warm.warm_defaults(("fake_page_a", "fake_page_b", "fake_page_c", "fake_page_e",
+                               "fake_page_e:rest", "fake_page_a:default_warm")) == 4
+    assert ran == ["fake_page_a", "fake_page_b", "e", "e, rest"]  # keys claimed once
+    assert warm.warm_defaults(("fake_page_e:rest",)) == 0        # its first part not claimed here: skipped
+    assert frozen[0] == 0                                         # the modules' objects, before the steps
     monkeypatch.setenv("CREDAL_WARM", "1")
     assert long_runs.warm_in_background("a", lambda: [lambda: ran.append("again")]) is False
 

@@ -206,3 +206,11 @@ def test_each_section_1_chart_is_built_once_per_its_own_parameter():
     assert inclusion_charts("balloons", 2.3, 0.002)["inclusion"] is charts["inclusion"]
     assert inclusion_charts("balloons", 0.7, 0.047)["spodes"] is charts["spodes"]
 
+
+
+def test_the_warm_at_start_takes_the_s_steps_first_under_the_pages_key():
+    from app_support.earlier_credal import model
+    key, s_steps = model.default_warm_s()
+    none, eps_steps = model.default_warm_eps()
+    assert key == model.default_warm()[0] == "earlier_credal weather" and none is None
+    assert len(s_steps) == len(S_GRID) and len(eps_steps) == len(EPS_GRID) - 1
