@@ -395,6 +395,8 @@ def split_log_ratio(sigma, comps_off, comps_sgn, comps_cst, seed):
         for q in range(r - 1, 0, -1):
             same = (tie[:, r - 1] < 0) & np.all((off[:, q] == off[:, r]) & (sgn[:, q] == sgn[:, r]), axis=1)
             tie[same, r - 1] = q - 1
-    best, upper, cells = _split_kernel(off, sgn, np.ascontiguousarray(comps_cst, dtype=float), float(sigma),
-                                       np.asarray(seed, dtype=float), TOLERANCE - _ROUNDING, _MAX_CELLS, tie)
+    with np.errstate(divide="ignore", invalid="ignore"):  # log 0 at a zero count (numpy path, CREDAL_NUMBA=0)
+        best, upper, cells = _split_kernel(off, sgn, np.ascontiguousarray(comps_cst, dtype=float),
+                                           float(sigma), np.asarray(seed, dtype=float), TOLERANCE - _ROUNDING,
+                                           _MAX_CELLS, tie)
     return np.where(upper <= best + TOLERANCE, best, np.nan), upper, cells
