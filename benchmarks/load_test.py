@@ -929,12 +929,31 @@ async def flood_scenario(url: str, args, tree, server: str) -> dict:
     return row
 
 
+async def wait_idle(tree: ProcessTree, limit: float, period: float = 2.0,
+                    idle_cores: float = 0.1) -> float | None:
+    """Wait (at most ``limit`` s) until the server tree uses under ``idle_cores`` of a core over ``period`` s
+    — with serve.sh, its workers' warm at start (``serving/warm.py``) has then finished, as on a server
+    started a minute or two before class. The seconds waited, or None when the limit came first."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        before = tree.cpu_seconds()
+        await asyncio.sleep(period)
+        if (tree.cpu_seconds() - before) / period < idle_cores:
+            return time.monotonic() - start
+    return None
+
+
 async def run_scenarios(url: str, args, tree, server: str) -> list[dict]:
     pages = [p for p in args.pages.split(",") if p] if args.pages else []
     unknown = [p for p in pages if p not in PAGES]
     if unknown:
         raise SystemExit(f"unknown pages {unknown}; known: {', '.join(PAGES)}")
     counts = [int(c) for c in args.students.split(",") if c]
+    waited = None
+    if args.wait_warm and tree is not None:
+        waited = await wait_idle(tree, args.wait_warm)
+        print(f"server tree idle after {waited:.0f} s (serve.sh's warm at start done)" if waited is not None
+              else f"server tree still busy after {args.wait_warm:.0f} s: measuring anyway", flush=True)
     if not args.no_warm_up:
         warm = list(dict.fromkeys(pages + (MIXED_SLIDER_PAGES + ["compare"] if args.mixed else [])
                                   + (MIXED_SLIDER_PAGES + [args.flood_page] if args.flood else [])))
@@ -944,6 +963,7 @@ async def run_scenarios(url: str, args, tree, server: str) -> list[dict]:
     for name in pages:
         for count in counts:
             rows.append(await page_scenario(url, name, count, args, tree, server))
+            rows[-1]["waited_for_warm_s"] = waited          # None: a fresh server (or not waited for)
             print(table_line(rows[-1]), flush=True)
     if args.flood:
         rows.append(await flood_scenario(url, args, tree, server))
@@ -1144,6 +1164,10 @@ def parse_args(argv=None):
                      help="seconds after a scenario's start when students stop starting new moves (runs in "
                           "flight finish; the moves left are reported as moves_cut); default: none")
     run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--wait-warm", type=float, default=0.0,
+                     help="before the warm-up, wait at most this many s for the server tree to go idle "
+                          "(under 0.1 core over 2 s): serve.sh's warm at start done, as on a server started "
+                          "before class (serving/warm.py); default 0: measure at once (a fresh server)")
     run.add_argument("--no-warm-up", action="store_true",
                      help="skip opening each page once before measuring (cold imports and caches)")
     run.add_argument("--max-p95", type=float, help="exit 1 when a scenario's rerun p95 (s) is above")
