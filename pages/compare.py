@@ -443,10 +443,10 @@ def reject_section() -> None:
     d = min(D_GRID, key=lambda grid: abs(grid - float(chosen)))
     st.caption("The precise classifier rejects when its top posterior is below 1 − d; the credal one rejects "
                "its prior-dependent instances and those whose lower probability of its class is below 1 − d "
-               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC on any number of classes, left out of a fold "
-               "where, with more than two classes and missing training values, its exact lower probability "
-               "is not available: the last column counts the folds each mean is over). Mean cost per "
-               "instance over the folds; lower is better.")
+               f"({', '.join(REJECT_CLASSIFIERS)}; the NCC's lower probability exact on any number of "
+               "classes, missing values included; a classifier refusing a fold is left out of it: the last "
+               "column counts the folds each mean is over). Mean cost per instance over the folds; lower "
+               "is better.")
     again = (st.button("Compute the reject costs again", key="cmp_reject_again")
              if st.session_state.get("cmp_reject_interrupted") else False)
     if interrupted("cmp_reject_", again):

@@ -24,6 +24,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from credal_core import AODE, BMAAODE, LNCC, NCC, CompAODE, CredalBMAAODE, CredalCompAODE  # noqa: E402
 from credal_core._compiled import numba_enabled  # noqa: E402
+from credal_core.reject import lower_top_posterior  # noqa: E402
 
 
 def _data(rng, rows: int, missing: bool):
@@ -33,6 +34,17 @@ def _data(rng, rows: int, missing: bool):
     if missing:
         frame = frame.mask(rng.random(frame.shape) < 0.1)
     return X, frame, y
+
+
+def _split_lower_posterior() -> None:
+    """The NCC's lower posterior where the rivals' share splits (credal_core._ncc_lower_split: more than
+    two classes, rivals with missing training values; the reject option on Compare): two alike rivals,
+    never the instance's value, two of ten values missing (the tests' case where a split beats every
+    vertex)."""
+    rival = [1.0] * 8 + [np.nan] * 2
+    X = pd.DataFrame({"f0": [0.0] * 6 + [1.0] * 2 + rival + rival, "f1": [0.0, 1.0] * 4 + [0.0] * 20})
+    y = np.array([0] * 8 + [1] * 10 + [2] * 10)
+    lower_top_posterior(NCC(s=1.0).fit(X, y), X.iloc[[0]], [0])
 
 
 def main(families: list[str]) -> int:
@@ -60,6 +72,8 @@ def main(families: list[str]) -> int:
                     model.fit(data, y).predict_proba(data)
                 for model in (CredalBMAAODE(), CredalCompAODE()):
                     model.fit(data, y).predict_set(data)
+    if "others" in families:
+        _split_lower_posterior()
     print(f"warm_kernels: compiled or loaded the kernels of {' and '.join(families)} in "
           f"{time.process_time() - start:.1f} CPU s")
     return 0

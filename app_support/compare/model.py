@@ -160,8 +160,9 @@ def reject_table(data_key: str, _X: pd.DataFrame, _y: pd.Series, numeric: tuple,
     (:func:`credal_core.reject_cv.reject_cross_validation` over :data:`D_GRID`): per fold every
     chosen classifier of :data:`REJECT_CLASSIFIERS` is fitted on the prepared training rows and
     scored on the test rows; the mean over folds per (classifier, d, precise / credal).  A classifier
-    refusing a fold is left out of that fold (the NCC when, with more than two classes and missing
-    training values, a lower posterior is not available: see ``credal_core._ncc_lower``).  The folds
+    refusing a fold is left out of that fold (e.g. COMP-AODE* where its lower posterior is not available;
+    the NCC's is exact on any number of classes, missing values included: see
+    ``credal_core._ncc_lower_split``).  The folds
     run in the worker processes behind the shared queue, like the comparison: Stop cancels the folds
     not started."""
     settings = json.loads(settings_json)
