@@ -35,9 +35,9 @@ from app_support.classifier_selection.model import (
     table2,
     url_state,
 )
-from app_support.lessons.problems import counts_table
 from app_support.long_runs import interrupted, long_run
 from app_support.page import page_setup, show_chart, write_url
+from app_support.pair_tables import counts_table
 from app_support.text import cite, cite_plain
 from app_support.url_state import UrlState
 

@@ -2,10 +2,10 @@
 streamlit here).
 
 Lesson 6 asks about the critical perturbation threshold of the Laplace NBC on a small count table
-(``app_support.lessons.problems``: ``n(c)``, ``n(¬c)`` and, per feature, how often each class was
+(``app_support.pair_tables``: ``n(c)``, ``n(¬c)`` and, per feature, how often each class was
 seen with the instance's value ``x``).  Its link opens the page with ``data=counts`` and the table in
 one compact parameter, ``counts=<n(c)>-<n(¬c)>,<n(c, x₁)>-<n(¬c, x₁)>,…`` (e.g. ``8-6,5-2,3-4``);
-the page expands it into rows with :func:`~app_support.lessons.problems.pair_frame` (the lesson's own
+the page expands it into rows with :func:`~app_support.pair_tables.pair_frame` (the lesson's own
 expansion) and shows, beside its split-based view, both NBCs' thresholds of the instance ``x|x…``
 on **all** rows: :func:`threshold`, the one function the lesson grades with.
 """
@@ -16,7 +16,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from app_support.lessons.problems import VALUES, pair_frame, pair_instance
+from app_support.pair_tables import VALUES, pair_frame, pair_instance
 from credal_core import NaiveBayes
 from credal_core.likelihood.pair_input import PairInput
 
@@ -67,7 +67,7 @@ def table_of(name: str) -> PairInput:
 
 
 def frame(pair: PairInput) -> tuple[pd.DataFrame, np.ndarray]:
-    """The table's rows, ``(X, y)``: :func:`~app_support.lessons.problems.pair_frame` (features ``f1 …``
+    """The table's rows, ``(X, y)``: :func:`~app_support.pair_tables.pair_frame` (features ``f1 …``
     with the declared values ``x`` and ``o``)."""
     return pair_frame(pair)
 

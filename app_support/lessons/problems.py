@@ -4,7 +4,9 @@ A *pair problem* is a two-class count table, :class:`~credal_core.likelihood.pai
 ``n(c)``, ``n(¬c)`` and, per feature j, how often each class was seen with the instance's value
 ``f̃_j``.  :func:`pair_frame` turns it into training rows with exactly those counts (binary features:
 the instance's value ``x`` or another value ``o``, both declared as categories), so every classifier
-of ``credal_core`` can be fitted on the same problem the profile likelihood describes.
+of ``credal_core`` can be fitted on the same problem the profile likelihood describes.  The table's
+rows, instance and markdown live in :mod:`app_support.pair_tables` (the Classifier selection page opens
+lesson 6's tables too) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import pandas as pd
 
+from app_support.pair_tables import CLASSES, NOT_C, VALUES, C, counts_table, pair_frame, pair_instance
 from credal_core.likelihood.pair_input import PairInput
 
 __all__ = [
@@ -27,11 +29,8 @@ __all__ = [
     "pair_from_params",
     "counts_table",
     "scaled",
+    "VALUES",
 ]
-
-C, NOT_C = "c", "¬c"
-CLASSES = (C, NOT_C)
-VALUES = ("x", "o")  # x: the instance's value of the feature; o: any other value
 
 
 def random_pair(rng: np.random.Generator, *, features: int = 2, lo: int = 3, hi: int = 12) -> PairInput:
@@ -61,26 +60,6 @@ def _pair(n_c, n_not, counts_c, counts_not) -> PairInput:
     return PairInput.from_counts(n_c, n_not, counts_c, counts_not)
 
 
-def _column(values) -> pd.Categorical:
-    return pd.Categorical(values, categories=list(VALUES))
-
-
-def pair_frame(pair: PairInput) -> tuple[pd.DataFrame, np.ndarray]:
-    """Training rows with exactly the problem's counts: ``(X, y)``, features ``f1 … fm``."""
-    columns = {}
-    for j, (a, b) in enumerate(zip(pair.counts_c, pair.counts_not)):
-        columns[f"f{j + 1}"] = _column(
-            ["x"] * a + ["o"] * (pair.n_c - a) + ["x"] * b + ["o"] * (pair.n_not - b)
-        )
-    y = np.array([C] * pair.n_c + [NOT_C] * pair.n_not, dtype=object)
-    return pd.DataFrame(columns), y
-
-
-def pair_instance(pair: PairInput) -> pd.DataFrame:
-    """The instance to classify: the value ``x`` of every feature."""
-    return pd.DataFrame({f"f{j + 1}": _column(["x"]) for j in range(len(pair.counts_c))})
-
-
 def scaled(params: dict, factor: int) -> dict:
     """A pair problem's parameters with every count multiplied by ``factor`` (same proportions)."""
     return {
@@ -90,11 +69,3 @@ def scaled(params: dict, factor: int) -> dict:
         "counts_c": [factor * v for v in params["counts_c"]],
         "counts_not": [factor * v for v in params["counts_not"]],
     }
-
-
-def counts_table(pair: PairInput) -> str:
-    """The counts as a small markdown table (what a question shows)."""
-    rows = [f"| f̃{j + 1} | {a} | {b} |" for j, (a, b) in enumerate(zip(pair.counts_c, pair.counts_not))]
-    return "\n".join(
-        ["| | c | ¬c |", "|---|---|---|", f"| class count n(·) | {pair.n_c} | {pair.n_not} |", *rows]
-    )
