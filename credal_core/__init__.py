@@ -50,6 +50,7 @@ Module map (every module, grouped; models never import the experiments)::
     │                       _grow (level-wise ID3), _entropy (IDM upper entropy)
     ├── reject              001 §3.5: reject option, exact lower posteriors, costs over d
     ├── _ncc_lower          the NCC's exact lower posterior with more than two classes (branch and bound)
+    ├── _ncc_lower_split    …where the rivals' share splits (missing training values; boxes of their masses)
     ├── reject_cv           the reject option's cross-validation fold (run by the experiments' engine)
     ├── conformal           split and Mondrian conformal sets over the NBC's / AODE's probabilities (crepes)
     ├── selection/          paper 004: threshold (ThresholdSelector), plane, encoded, sfs
