@@ -44,7 +44,8 @@ from credal_core.reject import reject_costs_of
 from credal_core.tree import CredalDecisionTree
 
 __all__ = ["DATA", "url_state", "sample_rows", "fitted", "inclusion_view", "tree_view", "instance_view",
-           "path_to", "model_folds", "reject_view", "REJECT_MODELS", "D_GRID", "S_GRID", "EPS_GRID",
+           "path_to", "model_folds", "fold_data", "integer_coded", "reject_view", "REJECT_MODELS", "D_GRID",
+           "S_GRID", "EPS_GRID",
            "inclusion_charts", "tree_chart", "reject_section", "warm_steps"]
 
 DATA = Choice("data", tuple(sample_names()), "weather")      # read first: the row's bound follows it
@@ -167,20 +168,52 @@ def _folds(labels, n_splits: int, seed: int) -> list:
     return list(make_splits(labels, protocol="cv", n_splits=folds, n_repeats=1, seed=seed))
 
 
+def integer_coded(X: pd.DataFrame) -> np.ndarray | pd.DataFrame:
+    """``X`` as an integer matrix whose codes keep each column's sorted order of values, or ``X`` itself
+    when a column has a missing value or values that do not sort.
+
+    The models sort each feature's values (``credal_core.data.encoding.union_categories``), so a model
+    fitted on these codes has the same categories in the same order, and gives the same numbers, as one
+    fitted on the text (``tests/app_support/earlier_credal`` checks it on every sample); integers are
+    coded in one vectorised pass where text costs a hash pass per column and per call."""
+    codes = np.empty(X.shape, dtype=np.int64)
+    for j, (_, col) in enumerate(X.items()):
+        if col.isna().any():
+            return X
+        values = col.unique().tolist()
+        try:
+            order = {v: k for k, v in enumerate(sorted(values))}
+        except TypeError:
+            return X
+        codes[:, j] = [order[v] for v in col.tolist()]
+    return codes
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def fold_data(name: str, n_splits: int = 5, seed: int = 0) -> tuple:
+    """The reject option's cross-validation folds of a sample, cut once for every parameter value:
+    ((X_train, y_train, X_test, y_test), ...) with X as :func:`integer_coded`, and the classes. Read only."""
+    X, y = cached_sample(name)
+    labels, classes = labels_as_text(y)
+    data = integer_coded(X)
+    take = (lambda rows: data[rows]) if isinstance(data, np.ndarray) else (lambda rows: data.iloc[rows])
+    folds = tuple((take(split.train), labels[split.train], take(split.test), labels[split.test])
+                  for split in _folds(labels, n_splits, seed))
+    return folds, classes
+
+
 @st.cache_resource(show_spinner=False, max_entries=4096)
 def model_folds(name: str, model_name: str, value: float, n_splits: int = 5,
                 seed: int = 0) -> tuple[pd.DataFrame | None, ...]:
     """One reject-option model (its parameter ``value``: s or ε) fitted on each training fold of
-    :func:`reject_view`'s cross-validation, ``reject_costs_of`` on the test rows over :data:`D_GRID`; None
-    for a fold where the model has no lower posterior. Read only."""
-    X, y = cached_sample(name)
-    labels, classes = labels_as_text(y)
+    :func:`reject_view`'s cross-validation (:func:`fold_data`), ``reject_costs_of`` on the test rows over
+    :data:`D_GRID`; None for a fold where the model has no lower posterior. Read only."""
+    folds, classes = fold_data(name, n_splits, seed)
     parts = []
-    for split in _folds(labels, n_splits, seed):
+    for X_train, y_train, X_test, y_test in folds:
         try:
-            model = _reject_maker(model_name, value).fit(X.iloc[split.train], labels[split.train],
-                                                          classes=classes)
-            parts.append(reject_costs_of(model, X.iloc[split.test], labels[split.test], list(D_GRID)))
+            model = _reject_maker(model_name, value).fit(X_train, y_train, classes=classes)
+            parts.append(reject_costs_of(model, X_test, y_test, list(D_GRID)))
         except (ValueError, NotImplementedError):      # e.g. no lower posterior on this fold
             parts.append(None)
     return tuple(parts)

@@ -13,8 +13,11 @@ from app_support.earlier_credal.model import (
     EPS_GRID,
     REJECT_MODELS,
     S_GRID,
+    fold_data,
     inclusion_view,
     instance_view,
+    integer_coded,
+    model_folds,
     path_to,
     reject_view,
     tree_view,
@@ -133,13 +136,35 @@ def _one_loop_reject_view(name: str, s: float, eps: float, n_splits: int) -> pd.
                                                         as_index=False)[["cost", "rejected", "error"]].mean()
 
 
-@pytest.mark.parametrize("name, s, eps", [("weather", 0.3, 0.05), ("synthetic_nb", 2.0, 0.002)])
+@pytest.mark.parametrize("name, s, eps", [("weather", 0.3, 0.05), ("synthetic_nb", 2.0, 0.002),
+                                         *[(n, 1.7, 0.03) for n in sample_names()
+                                           if n not in ("weather", "synthetic_nb")]])
 def test_reject_view_cached_per_model_is_the_one_loop_over_folds_and_models(name, s, eps):
     """Each model cross-validated on its own parameter (a move of s never refits the AODE*, nor ε the
-    IDM models) gives the very numbers, rows and order of one loop over folds and models."""
+    IDM models), on folds cut once as integer codes (``integer_coded``), gives the very numbers, rows and
+    order of one loop over folds and models fitted on the text, on every sample."""
     got = reject_view(name, s, eps, n_splits=3)
     pd.testing.assert_frame_equal(got.drop(columns="label"), _one_loop_reject_view(name, s, eps, 3),
                                   check_exact=True)
+
+
+def test_integer_codes_keep_each_columns_sorted_order_and_fall_back_on_missing_or_unsortable_values():
+    X = pd.DataFrame({"a": ["z", "b", "z", "m"], "b": ["1", "10", "2", "1"]})
+    assert integer_coded(X).tolist() == [[2, 0], [0, 1], [2, 2], [1, 0]]
+    with_missing = X.assign(a=["z", None, "z", "m"])
+    assert integer_coded(with_missing) is with_missing
+    mixed = X.assign(b=pd.Series([1, "x", 2, 1], dtype=object))
+    assert integer_coded(mixed) is mixed
+
+
+def test_the_folds_are_cut_once_for_every_parameter_value(monkeypatch):
+    from app_support.earlier_credal import model
+    cuts, make_folds = [], model._folds
+    monkeypatch.setattr(model, "_folds", lambda *args: cuts.append(args) or make_folds(*args))
+    fold_data.clear()
+    for model_name, value in (("NCC", 0.7), ("CDT", 2.9), ("CMA", 4.1)):
+        assert len(model_folds("weather", model_name, value, 4)) == len(make_folds(*cuts[0]))
+    assert len(cuts) == 1
 
 
 def test_the_steps_are_the_sliders_steps_as_the_page_rounds_them():
