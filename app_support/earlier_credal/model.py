@@ -219,22 +219,38 @@ def model_folds(name: str, model_name: str, value: float, n_splits: int = 5,
     return tuple(parts)
 
 
+_MEASURES = ["cost", "rejected", "error"]
+
+
 @st.cache_resource(show_spinner=False, max_entries=256)
 def reject_view(name: str, s: float, eps: float, n_splits: int = 5, seed: int = 0) -> pd.DataFrame:
     """The reject option (001 §3.5) by stratified ``n_splits``-fold cross-validation (fewer folds when a
     class has fewer rows): per fold each credal classifier of :data:`REJECT_MODELS` is fitted on the
     training rows and ``reject_costs_of`` scores the test rows over :data:`D_GRID` (:func:`model_folds`); the
     mean over folds. Columns: ``model``, ``d``, ``classifier`` ("precise" / "credal"), ``cost``,
-    ``rejected``, ``error``, and ``label`` (the line's name). Read only."""
+    ``rejected``, ``error``, and ``label`` (the line's name); the models in the order one loop over the
+    folds and, in each, the models meets them, each model's rows in ``reject_costs``'s order. Read only."""
     names = ["NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT"]
     folds = {m: model_folds(name, m, eps if m.endswith("AODE*") else s, n_splits, seed) for m in names}
-    parts = [part.assign(model=m) for k in range(len(folds[names[0]])) for m in names
-             if (part := folds[m][k]) is not None]                      # fold by fold, as one loop would
-    frame = pd.concat(parts, ignore_index=True).groupby(["model", "d", "classifier"], sort=False,
-                                                         as_index=False)[["cost", "rejected", "error"]].mean()
-    frame["label"] = [f"{m} (credal)" if c == "credal" else f"{REJECT_MODELS[m]} (precise)"
-                      for m, c in zip(frame["model"], frame["classifier"])]
-    return frame
+    first = {m: next((k for k, part in enumerate(folds[m]) if part is not None), None) for m in names}
+    present = sorted((m for m in names if first[m] is not None), key=lambda m: (first[m], names.index(m)))
+    # every fold's rows are reject_costs's (d by d, precise then credal): the mean over folds row by row,
+    # in numpy (a pandas concat and groupby of the parts cost as much as the five models' folds)
+    blocks = []
+    for m in present:
+        parts = [part for part in folds[m] if part is not None]
+        total = parts[0][_MEASURES].to_numpy(dtype=float, copy=True)
+        for part in parts[1:]:
+            total += part[_MEASURES].to_numpy(dtype=float)
+        blocks.append((m, parts[0]["d"].to_numpy(), parts[0]["classifier"].to_numpy(), total / len(parts)))
+    values = np.concatenate([block[3] for block in blocks])
+    models = np.concatenate([np.full(len(block[1]), block[0], dtype=object) for block in blocks])
+    kinds = np.concatenate([block[2] for block in blocks])
+    return pd.DataFrame({
+        "model": models, "d": np.concatenate([block[1] for block in blocks]), "classifier": kinds,
+        **{measure: values[:, j] for j, measure in enumerate(_MEASURES)},
+        "label": [f"{m} (credal)" if c == "credal" else f"{REJECT_MODELS[m]} (precise)"
+                  for m, c in zip(models, kinds)]})
 
 
 # ---------------------------------------------------------------- the page's views (built once, read only)
@@ -272,14 +288,15 @@ def reject_section(name: str, s: float, eps: float, d: float) -> dict:
     """Section 3 at the cost ``d`` (a step of :data:`D_GRID`): the costs against d with d marked, and
     each classifier's cost and share rejected at d beside its precise counterpart's."""
     costs = reject_view(name, s, eps)
-    at_d = costs[(costs["d"] - d).abs() < 1e-9]
-    table = at_d.pivot_table(index="model", columns="classifier", values=["cost", "rejected"], sort=False)
-    table = pd.DataFrame({"classifier": table.index,
-                          "precise counterpart": [REJECT_MODELS[m] for m in table.index],
-                          "cost, precise": table[("cost", "precise")].round(4).to_numpy(),
-                          "cost, credal": table[("cost", "credal")].round(4).to_numpy(),
-                          "rejected, precise": table[("rejected", "precise")].round(3).to_numpy(),
-                          "rejected, credal": table[("rejected", "credal")].round(3).to_numpy()})
+    at_d = costs[np.abs(costs["d"].to_numpy() - d) < 1e-9]
+    models = list(dict.fromkeys(at_d["model"]))
+    cell = {(m, c): (cost, rejected) for m, c, cost, rejected
+            in zip(at_d["model"], at_d["classifier"], at_d["cost"], at_d["rejected"])}
+    table = pd.DataFrame({"classifier": models,
+                          "precise counterpart": [REJECT_MODELS[m] for m in models],
+                          **{f"{what}, {kind}": np.round([cell[m, kind][k] for m in models], digits)
+                             for what, k, digits in (("cost", 0, 4), ("rejected", 1, 3))
+                             for kind in ("precise", "credal")}})
     return {"figure": shared_figure(reject_figure(costs, d)), "table": table,
             "table_arrow": convert_pandas_df_to_arrow_table(table)}
 

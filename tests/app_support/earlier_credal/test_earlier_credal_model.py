@@ -19,6 +19,7 @@ from app_support.earlier_credal.model import (
     integer_coded,
     model_folds,
     path_to,
+    reject_section,
     reject_view,
     tree_view,
     url_state,
@@ -144,8 +145,46 @@ def test_reject_view_cached_per_model_is_the_one_loop_over_folds_and_models(name
     IDM models), on folds cut once as integer codes (``integer_coded``), gives the very numbers, rows and
     order of one loop over folds and models fitted on the text, on every sample."""
     got = reject_view(name, s, eps, n_splits=3)
+    # the same rows in the same order; the means equal to rounding (pandas' groupby sums the folds with a
+    # compensated sum, the page in plain floating point: at most an ulp apart)
     pd.testing.assert_frame_equal(got.drop(columns="label"), _one_loop_reject_view(name, s, eps, 3),
-                                  check_exact=True)
+                                  check_exact=False, rtol=1e-12, atol=1e-15)
+
+
+def test_a_model_that_refuses_early_folds_comes_where_the_loop_first_meets_it(monkeypatch):
+    """reject_view's order and means when models refuse folds, against pandas' concat and groupby of the
+    same parts in one loop over folds and models (the definition)."""
+    from app_support.earlier_credal import model
+    rng = np.random.default_rng(3)
+    names = ["NCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT"]
+    refused = {"NCC": {0, 1}, "CMA": {2}, "BMA-AODE*": set(), "COMP-AODE*": {0}, "CDT": {0, 1, 2, 3}}
+
+    def part():
+        d = np.repeat(np.array(D_GRID), 2)
+        return pd.DataFrame({"d": d, "classifier": ["precise", "credal"] * len(D_GRID),
+                             **{k: rng.random(d.size) for k in ("cost", "rejected", "error")}})
+    parts = {m: tuple(None if k in refused[m] else part() for k in range(5)) for m in names}
+    monkeypatch.setattr(model, "model_folds", lambda name, m, *args: parts[m])
+    got = model.reject_view.__wrapped__("any", 1.0, 0.01)            # uncached: the parts above
+    loop = [parts[m][k].assign(model=m) for k in range(5) for m in names if parts[m][k] is not None]
+    want = pd.concat(loop, ignore_index=True).groupby(["model", "d", "classifier"], sort=False,
+                                                      as_index=False)[["cost", "rejected", "error"]].mean()
+    assert list(dict.fromkeys(got["model"])) == ["CMA", "BMA-AODE*", "COMP-AODE*", "NCC", "CDT"]
+    pd.testing.assert_frame_equal(got.drop(columns="label"), want, check_exact=False, rtol=1e-12, atol=1e-15)
+
+
+def test_the_table_at_d_is_reject_views_rows_at_d():
+    costs = reject_view("balloons", 0.8, 0.04)
+    for d in (0.01, 0.27, 0.49):
+        table = reject_section("balloons", 0.8, 0.04, d)["table"]
+        at_d = costs[np.isclose(costs["d"], d)]
+        assert table["classifier"].tolist() == list(dict.fromkeys(at_d["model"]))
+        for _, row in table.iterrows():
+            for kind in ("precise", "credal"):
+                line = at_d[(at_d["model"] == row["classifier"]) & (at_d["classifier"] == kind)]
+                assert row[f"cost, {kind}"] == round(line["cost"].item(), 4)
+                assert row[f"rejected, {kind}"] == round(line["rejected"].item(), 3)
+            assert row["precise counterpart"] == REJECT_MODELS[row["classifier"]]
 
 
 def test_integer_codes_keep_each_columns_sorted_order_and_fall_back_on_missing_or_unsortable_values():
