@@ -99,23 +99,40 @@ def _is_leaf(value) -> bool:
     return value is None or (isinstance(value, float) and np.isnan(value))
 
 
-def node_label(row, classes: list[str], folded: bool) -> str:
-    """A node's text: its split (or, for a leaf, the IDM interval of each class) and its counts."""
-    counts = " · ".join(f"{n:g}" for n in row.counts)       # in the order of ``classes`` (the title's)
-    if not _is_leaf(row.split):
-        return f"<b>{row.split}</b>{' …' if folded else ''}<br>n = {counts}"
-    intervals = "<br>".join(f"{c} [{lo:.2f}, {hi:.2f}]" for c, lo, hi in zip(classes, row.lower, row.upper))
+def _label(split, counts, lower, upper, classes: list[str], folded: bool) -> str:
+    counts = " · ".join(f"{n:g}" for n in counts)           # in the order of ``classes`` (the title's)
+    if not _is_leaf(split):
+        return f"<b>{split}</b>{' …' if folded else ''}<br>n = {counts}"
+    intervals = "<br>".join(f"{c} [{lo:.2f}, {hi:.2f}]" for c, lo, hi in zip(classes, lower, upper))
     return f"leaf, n = {counts}<br>{intervals}"
 
 
-def tree_layout(frame: pd.DataFrame, max_depth: int, path=()) -> pd.DataFrame:
-    """The visible nodes (depth ≤ ``max_depth``, and every node of ``path``) with plane positions: x =
-    depth, y = the order of the visible leaves (a parent at the mean of its children); ``folded`` marks
-    a split whose children are hidden."""
+def node_label(row, classes: list[str], folded: bool) -> str:
+    """A node's text: its split (or, for a leaf, the IDM interval of each class) and its counts."""
+    return _label(row.split, row.counts, row.lower, row.upper, classes, folded)
+
+
+def _mean(values: list) -> float:
+    """``float(np.mean(values))`` to the last bit: numpy adds fewer than 8 numbers one after the other
+    (then pairwise), so a plain sum is the same below 8 and skips numpy's call overhead."""
+    return sum(values) / len(values) if len(values) < 8 else float(np.mean(values))
+
+
+def _placed(frame: pd.DataFrame, max_depth: int, path) -> dict:
+    """:func:`tree_layout`'s content as plain lists (positions in ``frame`` of the visible nodes, in its
+    order; their node ids, parents, x, y, folded, on_path) and the set of ``path``'s nodes."""
     path = set(int(p) for p in path)
-    visible = frame[(frame["depth"] <= max_depth) | frame["node"].isin(path)]
-    shown = set(visible["node"].astype(int))
-    children = {int(n): [int(c) for c in visible.loc[visible["parent"] == n, "node"]] for n in shown}
+    nodes, parents = frame["node"].to_numpy(), frame["parent"].to_numpy()
+    mask = frame["depth"].to_numpy() <= max_depth
+    if path:
+        mask |= np.isin(nodes, np.fromiter(path, dtype=np.int64, count=len(path)))
+    where = np.flatnonzero(mask)
+    shown = [int(n) for n in nodes[where].tolist()]
+    up = [int(n) for n in parents[where].tolist()]
+    children: dict[int, list[int]] = {n: [] for n in shown}
+    for node, parent in zip(shown, up):
+        if parent in children:
+            children[parent].append(node)
     y: dict[int, float] = {}
     counter = [0]
 
@@ -125,63 +142,83 @@ def tree_layout(frame: pd.DataFrame, max_depth: int, path=()) -> pd.DataFrame:
             y[node] = counter[0]
             counter[0] += 1
         else:
-            y[node] = float(np.mean([place(k) for k in kids]))
+            y[node] = _mean([place(k) for k in kids])
         return y[node]
 
-    root = int(frame.loc[frame["parent"] < 0, "node"].iloc[0])
-    place(root)
-    out = visible.copy()
+    place(int(nodes[np.flatnonzero(parents < 0)[0]]))
+    splits = frame["split"].to_numpy()[where].tolist()
+    return {"where": where, "node": shown, "parent": up, "split": splits, "path": path,
+            "x": [float(v) for v in frame["depth"].to_numpy()[where].tolist()], "y": [y[n] for n in shown],
+            "folded": [not _is_leaf(s) and not children[n] for n, s in zip(shown, splits)],
+            "on_path": [n in path for n in shown]}
+
+
+def tree_layout(frame: pd.DataFrame, max_depth: int, path=()) -> pd.DataFrame:
+    """The visible nodes (depth ≤ ``max_depth``, and every node of ``path``) with plane positions: x =
+    depth, y = the order of the visible leaves (a parent at the mean of its children); ``folded`` marks
+    a split whose children are hidden."""
+    placed = _placed(frame, max_depth, path)
+    out = frame.iloc[placed["where"]].copy()
     out["x"] = out["depth"].astype(float)
-    out["y"] = [y[int(n)] for n in out["node"]]
-    out["folded"] = [not _is_leaf(s) and not children[int(n)] for n, s in zip(out["node"], out["split"])]
-    out["on_path"] = out["node"].isin(path)
+    out["y"] = placed["y"]
+    out["folded"] = placed["folded"]
+    out["on_path"] = placed["on_path"]
     return out
+
+
+def _column(frame: pd.DataFrame, name: str, where: np.ndarray) -> list:
+    return frame[name].to_numpy()[where].tolist()
 
 
 def tree_figure(frame: pd.DataFrame, *, max_depth: int = 3, path=(), title: str = "") -> go.Figure:
     """The tree left to right; ``frame`` is ``CredalDecisionTree.tree_frame()``. Edges are labelled by
     the value leading to the child; ``path`` (node ids from the root) is drawn in orange."""
     classes = _classes(frame)
-    layout = tree_layout(frame, max_depth, path)
-    rows = layout.assign(counts=list(layout[[f"n({c})" for c in classes]].to_numpy()),
-                         lower=list(layout[[f"lower({c})" for c in classes]].to_numpy()),
-                         upper=list(layout[[f"upper({c})" for c in classes]].to_numpy()))
-    where = {int(n): (float(x), float(y)) for n, x, y in zip(rows["node"], rows["x"], rows["y"])}
-    on_path_nodes = set(int(p) for p in path)
+    placed = _placed(frame, max_depth, path)
+    where, xs_, ys_, on_path_nodes = placed["where"], placed["x"], placed["y"], placed["path"]
+    at = {n: (x, float(y)) for n, x, y in zip(placed["node"], xs_, ys_)}
+    edges = [k for k, p in enumerate(placed["parent"]) if p >= 0]
     data = []
     for on_path in (False, True):
         xs, ys = [], []
-        for row in rows[rows["parent"] >= 0].itertuples(index=False):
-            if bool(row.on_path and int(row.parent) in on_path_nodes) != on_path:
+        for k in edges:
+            parent = placed["parent"][k]
+            if (placed["on_path"][k] and parent in on_path_nodes) != on_path:
                 continue
-            (x0, y0), (x1, y1) = where[int(row.parent)], where[int(row.node)]
+            (x0, y0), (x1, y1) = at[parent], at[placed["node"][k]]
             xs += [x0, x0 + ELBOW, x0 + ELBOW, x1, None]
             ys += [y0, y0, y1, y1, None]
         data.append({"hoverinfo": "skip",
                      "line": {"color": PATH_COLOUR if on_path else "#bbbbbb", "width": 3 if on_path else 1},
                      "mode": "lines", "showlegend": False, "x": xs, "y": ys, "type": "scatter"})
+    values = _column(frame, "value", where)
     annotations = []
-    for row in rows[rows["parent"] >= 0].itertuples(index=False):
-        x1, y1 = where[int(row.node)]
+    for k in edges:
+        x1, y1 = at[placed["node"][k]]
         annotations.append({"font": {"color": "#444444", "size": 11}, "showarrow": False,
-                            "text": str(row.value).split(" = ", 1)[-1], "x": x1, "xanchor": "right",
+                            "text": str(values[k]).split(" = ", 1)[-1], "x": x1, "xanchor": "right",
                             "xshift": -9, "y": y1, "yshift": 9})
-    for kind, colour, mask in (("split", NODE_COLOUR, ~rows["split"].map(_is_leaf) & ~rows["folded"]),
-                               ("folded split", FOLDED_COLOUR, rows["folded"]),
-                               ("leaf", LEAF_COLOUR, rows["split"].map(_is_leaf))):
-        part = rows[mask]
+    counts, lower, upper = ([_column(frame, f"{part}({c})", where) for c in classes]
+                            for part in ("n", "lower", "upper"))
+    leaf = [_is_leaf(s) for s in placed["split"]]
+    folded = placed["folded"]
+    for kind, colour, members in (("split", NODE_COLOUR, [not a and not b for a, b in zip(leaf, folded)]),
+                                  ("folded split", FOLDED_COLOUR, folded), ("leaf", LEAF_COLOUR, leaf)):
+        part = [k for k, member in enumerate(members) if member]
+        on = [placed["on_path"][k] for k in part]
         data.append({"hoverinfo": "text",
                      "marker": {"color": colour,
-                                "line": {"color": PATH_COLOUR,
-                                         "width": [3 if p else 0 for p in part["on_path"]]},
-                                "size": [14 if p else 10 for p in part["on_path"]]},
+                                "line": {"color": PATH_COLOUR, "width": [3 if p else 0 for p in on]},
+                                "size": [14 if p else 10 for p in on]},
                      "mode": "markers+text", "name": kind,
-                     "text": [node_label(r, classes, bool(r.folded)) for r in part.itertuples(index=False)],
+                     "text": [_label(placed["split"][k], [c[k] for c in counts], [c[k] for c in lower],
+                                     [c[k] for c in upper], classes, folded[k]) for k in part],
                      "textfont": {"size": 11},
                      "textposition": "middle right" if kind == "leaf" else "top right",
-                     "x": _floats(part["x"]), "y": _floats(part["y"]), "type": "scatter"})
-    n_leaves = int(rows["y"].max()) + 1 if len(rows) else 1
-    depth = int(rows["x"].max()) if len(rows) else 0
+                     "x": _floats([xs_[k] for k in part]), "y": _floats([ys_[k] for k in part]),
+                     "type": "scatter"})
+    n_leaves = int(max(ys_)) + 1 if ys_ else 1
+    depth = int(max(xs_)) if xs_ else 0
     order = " · ".join(classes)
     return _white(data, {
         **({"annotations": annotations} if annotations else {}),
@@ -200,25 +237,40 @@ _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 def reject_figure(frame: pd.DataFrame, d: float) -> go.Figure:
     """Expected cost per instance against d (``frame``: ``reject_view``'s), one colour per credal model,
     solid for the credal classifier and dashed for its precise counterpart; the chosen d marked: the
-    figure of ``paper_001_figures.reject_cost_figure`` (each kind of classifier its ``dataset``)."""
+    figure of ``paper_001_figures.reject_cost_figure`` (each kind of classifier its ``dataset``).
+
+    Lines: kinds of classifier in order of first appearance once the credal rows are put first (credal,
+    then precise), models in order of first appearance in that order (one colour each), each line's
+    points sorted by d; a classifier other than those two is drawn by no line (it takes a dash, as
+    ``reject_cost_figure``'s dataset NaN would)."""
     kind = {"credal": "credal", "precise": "precise counterpart"}
-    ordered = frame.sort_values("classifier", key=lambda c: c != "credal", kind="stable")   # credal: solid
-    ordered = ordered.assign(classifier=ordered["model"], dataset=ordered["classifier"].map(kind))
-    names = list(dict.fromkeys(ordered["classifier"]))
+    classifiers = frame["classifier"].to_numpy()
+    credal = classifiers == "credal"
+    order = np.concatenate([np.flatnonzero(credal), np.flatnonzero(~credal)])      # credal first: solid
+    names: dict = {}
+    datasets: dict = {}
+    model_code = [names.setdefault(m, len(names)) for m in frame["model"].to_numpy()[order].tolist()]
+    kind_code = [datasets.setdefault(kind.get(c), len(datasets)) for c in classifiers[order].tolist()]
+    columns = {c: frame[c].to_numpy(dtype=float) for c in ("d", "cost", "rejected")}
+    by_line = np.lexsort((columns["d"][order], model_code, kind_code))      # stable: a line's d in order
+    lines, kinds, models = order[by_line], np.asarray(kind_code)[by_line], np.asarray(model_code)[by_line]
+    starts = [0, *(np.flatnonzero((np.diff(kinds) != 0) | (np.diff(models) != 0)) + 1).tolist()]
+    dataset_of, name_of = list(datasets), list(names)
     data = []
-    for k, dataset in enumerate(dict.fromkeys(ordered["dataset"])):
-        part = ordered[ordered["dataset"] == dataset]
-        for i, name in enumerate(names):
-            rows = part[part["classifier"] == name].sort_values("d")
-            if rows.empty:
-                continue
-            label = f"{dataset} · {name}"
-            data.append({"customdata": _floats(rows["rejected"]),
-                         "hovertemplate": "d = %{x:.3f}<br>cost = %{y:.4f}<br>rejected = %{customdata:.1%}"
-                                          f"<extra>{label}</extra>",
-                         "line": {"color": _COLOURS[i % len(_COLOURS)], "dash": _DASHES[k % len(_DASHES)]},
-                         "mode": "lines+markers", "name": label, "x": _floats(rows["d"]),
-                         "y": _floats(rows["cost"]), "type": "scatter"})
+    for start, stop in zip(starts, [*starts[1:], len(lines)]):
+        if start == stop:                                                    # an empty frame
+            continue
+        k, i, rows = int(kinds[start]), int(models[start]), lines[start:stop]
+        dataset, name = dataset_of[k], name_of[i]
+        if dataset is None:                                                  # neither credal nor precise
+            continue
+        label = f"{dataset} · {name}"
+        data.append({"customdata": _floats(columns["rejected"][rows]),
+                     "hovertemplate": "d = %{x:.3f}<br>cost = %{y:.4f}<br>rejected = %{customdata:.1%}"
+                                      f"<extra>{label}</extra>",
+                     "line": {"color": _COLOURS[i % len(_COLOURS)], "dash": _DASHES[k % len(_DASHES)]},
+                     "mode": "lines+markers", "name": label, "x": _floats(columns["d"][rows]),
+                     "y": _floats(columns["cost"][rows]), "type": "scatter"})
     layout = {"legend": {"title": {"text": ""}, "orientation": "h", "y": -0.2},
               "margin": {"t": 80, "l": 60, "r": 10, "b": 60},
               "title": {"text": "Expected cost per instance vs the cost d<br><sup>0 right, 1 wrong, d "
