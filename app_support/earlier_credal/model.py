@@ -34,7 +34,7 @@ from app_support.earlier_credal.figures import (
 from app_support.figures import shared_figure
 from app_support.long_runs import warm_in_background
 from app_support.url_state import Choice, Number, UrlState
-from credal_core import NCC
+from credal_core import NCC, CountTables
 from credal_core.aode import CredalBMAAODE, CredalCompAODE
 from credal_core.aode.summary import spode_table
 from credal_core.data.counts import labels_as_text
@@ -191,15 +191,25 @@ def integer_coded(X: pd.DataFrame) -> np.ndarray | pd.DataFrame:
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def fold_data(name: str, n_splits: int = 5, seed: int = 0) -> tuple:
-    """The reject option's cross-validation folds of a sample, cut once for every parameter value:
-    ((X_train, y_train, X_test, y_test), ...) with X as :func:`integer_coded`, and the classes. Read only."""
+    """The reject option's cross-validation folds of a sample, cut and counted once for every parameter
+    value: ((X_train, y_train, X_test, y_test, training count tables), ...) with X as
+    :func:`integer_coded`, and the classes. Read only."""
     X, y = cached_sample(name)
     labels, classes = labels_as_text(y)
     data = integer_coded(X)
     take = (lambda rows: data[rows]) if isinstance(data, np.ndarray) else (lambda rows: data.iloc[rows])
-    folds = tuple((take(split.train), labels[split.train], take(split.test), labels[split.test])
+    folds = tuple((take(split.train), labels[split.train], take(split.test), labels[split.test],
+                   CountTables.from_data(take(split.train), labels[split.train], classes=classes))
                   for split in _folds(labels, n_splits, seed))
     return folds, classes
+
+
+def _fit_on_fold(model, X_train, y_train, tables, classes):
+    """``model`` fitted on a training fold: a model that learns from the count tables alone (the NCC, CMA)
+    adopts the fold's tables, counted once (``fit_counts``: the state ``fit`` would compute from them)."""
+    if hasattr(model, "fit_counts") and model.get_params().get("categories", "seen") == "seen":
+        return model.fit_counts(tables)
+    return model.fit(X_train, y_train, classes=classes)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4096)
@@ -210,9 +220,9 @@ def model_folds(name: str, model_name: str, value: float, n_splits: int = 5,
     :data:`D_GRID`; None for a fold where the model has no lower posterior. Read only."""
     folds, classes = fold_data(name, n_splits, seed)
     parts = []
-    for X_train, y_train, X_test, y_test in folds:
+    for X_train, y_train, X_test, y_test, tables in folds:
         try:
-            model = _reject_maker(model_name, value).fit(X_train, y_train, classes=classes)
+            model = _fit_on_fold(_reject_maker(model_name, value), X_train, y_train, tables, classes)
             parts.append(reject_costs_of(model, X_test, y_test, list(D_GRID)))
         except (ValueError, NotImplementedError):      # e.g. no lower posterior on this fold
             parts.append(None)

@@ -29,6 +29,11 @@ def union_categories(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     Sorting makes the result independent of the order in which chunks arrive.
     """
+    values = [*np.asarray(a, dtype=object).tolist(), *np.asarray(b, dtype=object).tolist()]
+    if all(type(v) is str for v in values):
+        # text only (labels, CSV columns): the same distinct values and order without pandas' Index
+        # (it cost more than the counting in a fit on a few rows); str equality and order are Python's
+        return np.asarray(sorted(set(values)), dtype=object)
     seen = pd.Index(a).append(pd.Index(b)).unique()
     try:
         return np.asarray(seen.sort_values(), dtype=object)

@@ -234,3 +234,27 @@ def test_extreme_integer_values_are_coded_like_their_text(column):
     ints, text = NCC().fit(X, y), NCC().fit(as_text, y)
     assert [len(c) for c in ints.tables_.categories] == [len(c) for c in text.tables_.categories]
     np.testing.assert_array_equal(ints.predict_set(X), text.predict_set(as_text))
+
+
+def _union_by_pandas(a, b):
+    """union_categories's definition: pandas' distinct values, sorted when they sort."""
+    seen = pd.Index(a).append(pd.Index(b)).unique()
+    try:
+        return np.asarray(seen.sort_values(), dtype=object)
+    except TypeError:
+        return np.asarray(seen, dtype=object)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_union_categories_of_text_is_pandas_sorted_union(seed):
+    """Text only takes a path without pandas: the same values in the same order (case, accents, digits as
+    text, empty and leading-space strings, non-Latin script), and mixed input keeps pandas' path."""
+    from credal_core.data.counts import union_categories
+    rng = np.random.default_rng(seed)
+    alphabet = ["a", "B", "b", "é", "Z", "10", "9", "", " a", "ab", "日本"]
+    for _ in range(300):
+        a, b = (np.asarray(rng.choice(alphabet, rng.integers(0, 6)).tolist(), dtype=object) for _ in range(2))
+        got = union_categories(a, b)
+        assert got.dtype == object and got.tolist() == _union_by_pandas(a, b).tolist()
+    mixed = (np.asarray(["b", 1, "a"], dtype=object), np.asarray([2.0, "a"], dtype=object))
+    assert union_categories(*mixed).tolist() == _union_by_pandas(*mixed).tolist()
