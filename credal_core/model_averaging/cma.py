@@ -49,18 +49,28 @@ def cma_lower_posterior(theta, beta, log_prior, t_lo, t_hi, target) -> np.ndarra
     """
     n_classes, _, n = theta.shape
     f_lo, f_hi = log_factors(theta, beta, t_lo), log_factors(theta, beta, t_hi)    # (C, m, n)
+    target = np.asarray(target, dtype=np.int64)
+    rows = np.arange(n)
+    # every row at once, (n, C, m) with each class's R_{c'j} (the target's own row is 0 at both ends, so
+    # it never decides "up" / "down"; it is left out of the sums below)
+    own_lo, own_hi = f_lo[target, :, rows], f_hi[target, :, rows]                    # (n, m)
+    r_lo = np.ascontiguousarray(f_lo.transpose(2, 0, 1)) - own_lo[:, None, :]
+    r_hi = np.ascontiguousarray(f_hi.transpose(2, 0, 1)) - own_hi[:, None, :]
+    step = r_hi - r_lo
+    up, down = (step >= 0).all(axis=1), (step <= 0).all(axis=1)                      # (n, m)
+    w = log_prior[None, :] - log_prior[target][:, None]                               # (n, C)
+    base = w + np.where(up[:, None, :], r_hi, np.where(down[:, None, :], r_lo, 0.0)).sum(axis=2)
+    mixed = ~up & ~down
     out = np.empty(n)
-    for i in range(n):
+    plain = ~mixed.any(axis=1)                        # no mixed feature (always so with two classes)
+    if plain.any():
+        rivals_only = np.where(np.arange(n_classes)[None, :] == target[plain][:, None], -np.inf, base[plain])
+        out[plain] = np.exp(-np.logaddexp(0.0, logsumexp(rivals_only, axis=1)))
+    for i in np.flatnonzero(~plain):
         c = int(target[i])
         rivals = [r for r in range(n_classes) if r != c]
-        r_lo = f_lo[rivals, :, i] - f_lo[c, :, i]                                  # (C-1, m)
-        r_hi = f_hi[rivals, :, i] - f_hi[c, :, i]
-        w = log_prior[rivals] - log_prior[c]
-        step = r_hi - r_lo
-        up, down = (step >= 0).all(axis=0), (step <= 0).all(axis=0)
-        base = w + np.where(up, r_hi, np.where(down, r_lo, 0.0)).sum(axis=1)
-        mixed = np.flatnonzero(~up & ~down)
-        log_s = _max_log_sum(base, r_lo[:, mixed], r_hi[:, mixed])
+        cols = np.flatnonzero(mixed[i])
+        log_s = _max_log_sum(base[i, rivals], r_lo[i][rivals][:, cols], r_hi[i][rivals][:, cols])
         out[i] = np.exp(-np.logaddexp(0.0, log_s))
     return out
 
