@@ -68,11 +68,21 @@ def warm_defaults(modules=WARMS) -> int:
     return done
 
 
+class QuietWarmThreads(logging.Filter):
+    """Drops Streamlit's "missing ScriptRunContext" warning for the warm threads (named "warm …"): they
+    call the pages' cached functions outside any session on purpose (about 66 lines per worker's log)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not ("missing ScriptRunContext" in record.msg and record.args
+                    and str(record.args[0]).startswith("warm"))
+
+
 def start_when_ready(timeout: float = 300.0, poll: float = 0.5) -> threading.Thread | None:
     """With ``CREDAL_WARM=1``: a daemon thread that waits (at most ``timeout`` s) for the server to start,
     then runs :func:`warm_defaults` and freezes the objects it leaves (``gc.freeze``); None otherwise."""
     if os.environ.get("CREDAL_WARM") != "1":
         return None
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(QuietWarmThreads())
 
     def run():
         deadline = time.monotonic() + timeout

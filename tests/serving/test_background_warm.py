@@ -142,3 +142,35 @@ def test_the_warm_at_start_waits_while_a_class_is_connected(fresh, monkeypatch):
     monkeypatch.setattr(warm.gc, "freeze", lambda: None)
     assert warm.warm_defaults(("fake_page_d",)) == 2
     assert ran == [1, 2] and slept == [warm.IDLE_POLL] * 2       # two looks found a session connected
+
+
+def test_the_warm_threads_missing_context_warning_is_dropped_and_no_other():
+    """Streamlit's "missing ScriptRunContext" warning, logged from a thread named "warm …", is dropped by
+    the filter start_when_ready installs; the same warning from another thread, and other records, pass."""
+    import logging
+
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    from serving.warm import QuietWarmThreads
+
+    logger = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    seen = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+
+    handler, quiet = Keep(level=logging.WARNING), QuietWarmThreads()
+    logger.addHandler(handler)
+    logger.addFilter(quiet)
+    try:
+        for name in ("warm at start", "warm earlier_credal weather", "ScriptRunner.scriptThread"):
+            thread = threading.Thread(target=get_script_run_ctx, name=name)
+            thread.start()
+            thread.join()
+        logger.warning("something else from %s", "warm at start")
+    finally:
+        logger.removeHandler(handler)
+        logger.removeFilter(quiet)
+    assert seen == ["Thread 'ScriptRunner.scriptThread': missing ScriptRunContext! This warning can be "
+                    "ignored when running in bare mode.", "something else from warm at start"]
