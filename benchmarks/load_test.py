@@ -164,6 +164,15 @@ def _lesson_steps() -> dict[str, PageSpec]:
 
 LESSON_STEPS = _lesson_steps()
 PAGES.update(LESSON_STEPS)
+
+
+def add_deep_links(names: list[str]) -> None:
+    """Register each ``<page>@<query>`` of ``names`` as a scenario: ``<page>``'s, opened at that deep link
+    (e.g. ``earlier_credal@data=tic_tac_toe``: the class on another data set, every view new)."""
+    for name in names:
+        base, at, query = name.partition("@")
+        if at and base in PAGES and name not in PAGES:
+            PAGES[name] = dataclasses.replace(PAGES[base], name=name, query=query)
 SLIDER_PAGES = [name for name in PAGES if name != "compare" and name not in LESSON_STEPS]
 MIXED_SLIDER_PAGES = ["home", "profile_likelihood", "intervals_vs_n", "aode_weights", "classifier_selection"]
 
@@ -1143,7 +1152,8 @@ def parse_args(argv=None):
     run = sub.add_parser("run", parents=[common], help="students move sliders (and run comparisons)")
     run.add_argument("--pages", default=",".join(SLIDER_PAGES),
                      help=f"comma-separated, of: {', '.join(PAGES)} (default: every slider page); "
-                          "'' for none")
+                          "'' for none; <page>@<query> opens a page at a deep link, e.g. "
+                          "earlier_credal@data=tic_tac_toe")
     run.add_argument("--students", default="1,10,30", help="class sizes, comma-separated (default 1,10,30)")
     run.add_argument("--moves", type=int, default=5, help="slider moves per student (default 5)")
     run.add_argument("--interval", type=float, default=1.0, help="seconds between moves (±20 %%; default 1)")
@@ -1190,6 +1200,7 @@ def parse_args(argv=None):
     cpu.add_argument("--max-cpu", type=float, help="exit 1 when a page's mean CPU per rerun (s) is above")
     args = parser.parse_args(argv)
     args.post_script_gc = {"config": None, "on": True, "off": False}[args.post_script_gc]
+    add_deep_links((getattr(args, "pages", "") or "").split(","))
     if args.command == "run" and args.pages == "" and not (args.mixed or args.flood):
         parser.error("nothing to run: give --pages, --mixed and/or --flood")
     return args

@@ -163,9 +163,22 @@ def test_the_scenarios_are_registered_pages_at_their_addresses():
 
     assert set(CONTROLS) <= {entry.stem for entry in REGISTRY}
     for name, spec in PAGES.items():
-        if name in LESSON_STEPS:
+        if name in LESSON_STEPS or "@" in name:               # a deep link of a page (test below)
             continue
         assert name in CONTROLS and spec.name == name and spec.url_path == page(name).url_path
+
+
+def test_a_page_at_a_deep_link_is_a_scenario_of_its_own():
+    from benchmarks.load_test import parse_args
+
+    args = parse_args(["run", "--pages", "earlier_credal@data=balloons&s=2.5,home"])
+    spec, base = PAGES["earlier_credal@data=balloons&s=2.5"], PAGES["earlier_credal"]
+    assert args.pages.split(",")[0] == spec.name
+    same = ("url_path", "kind", "label", "press")
+    assert [getattr(spec, f) for f in same] == [getattr(base, f) for f in same]
+    assert spec.query == "data=balloons&s=2.5" and base.query == ""
+    parse_args(["run", "--pages", "nowhere@data=x"])
+    assert "nowhere@data=x" not in PAGES                     # an unknown page stays unknown (an error later)
 
 
 def test_every_lesson_step_with_a_slider_is_a_scenario_on_the_lessons_page():
