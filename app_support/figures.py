@@ -8,9 +8,11 @@ from __future__ import annotations
 import base64
 import functools
 import re
+import threading
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io
 
 
 @functools.cache
@@ -63,14 +65,52 @@ class DeclaredFigure(go.Figure):
         return f"DeclaredFigure({len(self._declared['data'])} traces)"
 
 
+# A shared figure's dict never changes, so what st.plotly_chart derives from it on every rerun is kept with
+# it: its JSON (plotly.io.to_json, called by Streamlit with validate=False, encodes, parses and encodes the
+# dict again in Python: a seventh of a cached rerun's CPU on Credal model averaging) and what for_screen
+# makes of it. Keyed by the dict's id, with the dict kept beside it (so the id is never reused by another
+# object); the oldest entries go beyond SHARED_ENTRIES.
+SHARED_ENTRIES = 1024
+_SHARED: dict[int, tuple[dict, dict]] = {}           # id(spec) -> (spec, {"json": …, screen key: figure})
+_SHARED_LOCK = threading.Lock()
+_PLOTLY_TO_JSON = plotly.io.to_json
+
+
+def _share(spec: dict) -> None:
+    with _SHARED_LOCK:
+        while len(_SHARED) >= SHARED_ENTRIES:
+            _SHARED.pop(next(iter(_SHARED)))
+        _SHARED.setdefault(id(spec), (spec, {}))
+
+
+def _kept(spec) -> dict | None:
+    """What is kept with a shared figure's dict (None for any other object)."""
+    entry = _SHARED.get(id(spec))
+    return entry[1] if entry is not None and entry[0] is spec else None
+
+
+def _to_json(fig, *args, **kwargs):
+    """``plotly.io.to_json``; for a shared figure's dict called as Streamlit calls it, computed once."""
+    kept = _kept(fig) if not args and kwargs == {"validate": False} else None
+    if kept is None:
+        return _PLOTLY_TO_JSON(fig, *args, **kwargs)
+    if "json" not in kept:
+        kept["json"] = _PLOTLY_TO_JSON(fig, validate=False)
+    return kept["json"]
+
+
+plotly.io.to_json = _to_json         # Streamlit looks it up on every call (plotly_chart: plotly.io.to_json)
+
+
 def shared_figure(fig: go.Figure) -> go.Figure:
     """``fig`` with its plotly dict computed once, for a figure cached and shown to every session:
-    ``st.plotly_chart`` reads a figure through ``to_dict``, which otherwise deep-copies it on each
-    rerun.  The figure must not be changed afterwards (a :class:`DeclaredFigure` is already so)."""
-    if isinstance(fig, DeclaredFigure):
-        return fig
-    spec = fig.to_dict()
-    fig.to_dict = lambda: spec
+    ``st.plotly_chart`` reads a figure through ``to_dict``, which otherwise deep-copies it on each rerun;
+    its JSON and :func:`for_screen`'s figures of it are computed once too.  The figure must not be
+    changed afterwards (a :class:`DeclaredFigure` is already so)."""
+    if not isinstance(fig, DeclaredFigure):
+        spec = fig.to_dict()
+        fig.to_dict = lambda: spec
+    _share(fig.to_dict())
     return fig
 
 
@@ -127,8 +167,22 @@ def for_screen(figure: go.Figure, *, present: bool = False, width: int = TITLE_W
     grown by its extra lines and allowed to grow more (``automargin``); in presentation mode a larger
     font and a height of at most :data:`PRESENT_HEIGHT` (unless ``keep_height``: a drawing whose height
     follows its content, such as a tree, keeps it and scrolls).  A new figure (sharing the traces) when
-    anything changes, else ``figure`` itself; the given one is never modified (it may be shared)."""
+    anything changes, else ``figure`` itself; the given one is never modified (it may be shared). For a
+    :func:`shared_figure`, computed once per (present, width, keep_height) and shared in turn."""
     spec = figure.to_dict()
+    kept = _kept(spec)
+    if kept is None:
+        return _for_screen(figure, spec, present, width, keep_height)
+    key = ("screen", present, width, keep_height)
+    if key not in kept:
+        shown = _for_screen(figure, spec, present, width, keep_height)
+        if shown is not figure:
+            _share(shown.to_dict())
+        kept[key] = shown
+    return kept[key]
+
+
+def _for_screen(figure: go.Figure, spec: dict, present: bool, width: int, keep_height: bool) -> go.Figure:
     layout = dict(spec.get("layout") or {})
     title = layout.get("title")
     title = {"text": title} if isinstance(title, str) else dict(title or {})

@@ -82,3 +82,61 @@ def test_keep_height_leaves_a_tall_drawing_its_height_in_present_mode():
 
 def test_the_chart_config_shows_the_mode_bar_only_on_hover_without_the_logo():
     assert PLOTLY_CONFIG["displayModeBar"] == "hover" and PLOTLY_CONFIG["displaylogo"] is False
+
+
+def _declared(title: str = LONG) -> DeclaredFigure:
+    return DeclaredFigure([{"type": "scatter", "x": [0.0, 1.0], "y": [2.0, float("nan")], "name": "line"}],
+                          {"title": {"text": title}, "height": 600})
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_a_shared_figures_json_and_screen_figure_are_computed_once_and_equal_plotlys(present):
+    """st.plotly_chart calls plotly.io.to_json(dict, validate=False) on every rerun: for a shared figure
+    the same text as plotly's own encoder, computed once; any other figure still goes to plotly."""
+    import plotly.io
+
+    from app_support import figures
+
+    fresh, shared = _declared(), figures.shared_figure(_declared())
+    shown = for_screen(shared, present=present)
+    assert for_screen(shared, present=present) is shown                       # computed once
+    first = plotly.io.to_json(shown.to_dict(), validate=False)
+    # as for an unshared figure (compared as JSON: the NaN, sent as null, is not equal to itself in a dict)
+    assert first == figures._PLOTLY_TO_JSON(for_screen(fresh, present=present).to_dict(), validate=False)
+    assert '"y":[2.0,null]' in first
+    assert plotly.io.to_json(shown.to_dict(), validate=False) is first
+    other = for_screen(fresh, present=present).to_dict()
+    assert plotly.io.to_json(other, validate=False) is not plotly.io.to_json(other, validate=False)
+    assert plotly.io.to_json(shown.to_dict(), pretty=True) == figures._PLOTLY_TO_JSON(shown.to_dict(),
+                                                                                     pretty=True)
+
+
+def test_the_kept_figures_are_bounded(monkeypatch):
+    from app_support import figures
+
+    monkeypatch.setattr(figures, "SHARED_ENTRIES", 3)
+    monkeypatch.setattr(figures, "_SHARED", {})
+    kept = [figures.shared_figure(_declared(f"title {k}")) for k in range(5)]
+    assert len(figures._SHARED) == 3
+    assert [figures._kept(f.to_dict()) is not None for f in kept] == [False, False, True, True, True]
+
+
+def test_streamlit_sends_the_kept_json():
+    """The memo relies on st.plotly_chart looking plotly.io.to_json up on each call: the chart's spec on
+    the page is the kept text (a Streamlit upgrade that changed this would fail here, not slow down)."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import streamlit as st
+
+        from app_support import figures
+        from app_support.figures import DeclaredFigure, shared_figure
+
+        figure = shared_figure(DeclaredFigure([{"type": "bar", "x": [1, 2], "y": [3, 4]}], {"height": 300}))
+        kept = figures._kept(figure.to_dict())
+        st.plotly_chart(figure, key="chart")
+        st.text(str("json" in kept and kept["json"]))
+
+    at = AppTest.from_function(script, default_timeout=60).run()
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert spec.startswith("{") and at.text[0].value == spec
