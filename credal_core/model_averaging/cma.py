@@ -2,11 +2,11 @@ r"""Credal model averaging (Corani & Zaffalon, ECML PKDD 2008): BMA over naive f
 a credal set of priors over the subsets."""
 from __future__ import annotations
 
+import functools
 import itertools
 from numbers import Real
 
 import numpy as np
-from scipy.special import logsumexp
 from sklearn.utils._param_validation import Interval
 
 from .._base import CATEGORIES_CONSTRAINT, TIE, CredalClassifierMixin
@@ -65,7 +65,7 @@ def cma_lower_posterior(theta, beta, log_prior, t_lo, t_hi, target) -> np.ndarra
     plain = ~mixed.any(axis=1)                        # no mixed feature (always so with two classes)
     if plain.any():
         rivals_only = np.where(np.arange(n_classes)[None, :] == target[plain][:, None], -np.inf, base[plain])
-        out[plain] = np.exp(-np.logaddexp(0.0, logsumexp(rivals_only, axis=1)))
+        out[plain] = np.exp(-np.logaddexp(0.0, _log_sum_exp(rivals_only)))
     for i in np.flatnonzero(~plain):
         c = int(target[i])
         rivals = [r for r in range(n_classes) if r != c]
@@ -75,26 +75,41 @@ def cma_lower_posterior(theta, beta, log_prior, t_lo, t_hi, target) -> np.ndarra
     return out
 
 
+def _log_sum_exp(values: np.ndarray) -> np.ndarray:
+    """log Σ exp along the last axis, shifted by its maximum: scipy's ``logsumexp`` without its array-API
+    dispatch, which cost more than the sums here (called per row and per node of the search). Every row
+    has a finite term (log-ratios of positive probabilities; a row's own class is -inf)."""
+    top = values.max(axis=-1, keepdims=True)
+    return top[..., 0] + np.log(np.exp(values - top).sum(axis=-1))
+
+
+@functools.cache
+def _vertices(n_mixed: int) -> np.ndarray:
+    """Every end point choice of ``n_mixed`` features, (2^M, M) of 0 (lower) / 1 (upper); read only."""
+    pick = np.array(list(itertools.product((0.0, 1.0), repeat=n_mixed)))
+    pick.flags.writeable = False
+    return pick
+
+
 def _max_log_sum(base, r_lo, r_hi) -> float:
     """max over e in {lo, hi}^M of log sum_r exp(base_r + sum_j R_rj(e_j))."""
     n_mixed = r_lo.shape[1]
     if n_mixed == 0:
-        return float(logsumexp(base))
+        return float(_log_sum_exp(base))
     if n_mixed <= _ENUMERATE:
-        pick = np.array(list(itertools.product((0.0, 1.0), repeat=n_mixed)))     # (2^M, M)
-        vals = base[None, :] + r_lo.sum(axis=1)[None, :] + pick @ (r_hi - r_lo).T
-        return float(logsumexp(vals, axis=1).max())
+        vals = base[None, :] + r_lo.sum(axis=1)[None, :] + _vertices(n_mixed) @ (r_hi - r_lo).T
+        return float(_log_sum_exp(vals).max())
     best_each = np.maximum(r_lo, r_hi)
     tail = np.concatenate([np.cumsum(best_each[:, ::-1], axis=1)[:, ::-1], np.zeros((len(base), 1))], axis=1)
     incumbent = [-np.inf]
 
     def search(j, acc):
-        if logsumexp(acc + tail[:, j]) <= incumbent[0]:
+        if _log_sum_exp(acc + tail[:, j]) <= incumbent[0]:
             return
         if j == n_mixed:
-            incumbent[0] = float(logsumexp(acc))
+            incumbent[0] = float(_log_sum_exp(acc))
             return
-        high_first = logsumexp(acc + r_hi[:, j]) >= logsumexp(acc + r_lo[:, j])
+        high_first = _log_sum_exp(acc + r_hi[:, j]) >= _log_sum_exp(acc + r_lo[:, j])
         first, second = (r_hi, r_lo) if high_first else (r_lo, r_hi)
         search(j + 1, acc + first[:, j])
         search(j + 1, acc + second[:, j])
