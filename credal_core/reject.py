@@ -271,6 +271,13 @@ def lower_top_posterior(model, X, target=None) -> np.ndarray:
     raise TypeError(f"no lower posterior for {type(model).__name__}")
 
 
+def _take_rows(X, rows: np.ndarray):
+    """Rows ``rows`` of a table given as a DataFrame, an array or a list of rows."""
+    if hasattr(X, "iloc"):
+        return X.iloc[rows]
+    return X[rows] if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)[rows]
+
+
 def reject_costs_of(model, X, y, d_values) -> pd.DataFrame:
     """:func:`reject_costs` of a fitted credal model against its own precise counterpart.
 
@@ -279,9 +286,10 @@ def reject_costs_of(model, X, y, d_values) -> pd.DataFrame:
     CDT: the same tree's leaf frequencies), so one fitted model gives both rows of every d.
     """
     sets = np.asarray(model.predict_set(X), dtype=bool)
-    position = {c: i for i, c in enumerate(model.classes_.tolist())}
-    label = np.array([position[v] for v in model.predict(X).tolist()], dtype=np.int64)
-    # lower_top_posterior's default target, from the sets already computed
-    target = np.where(sets.sum(axis=1) == 1, np.argmax(sets, axis=1), label)
-    return reject_costs(y, model.predict_proba(X), sets, lower_top_posterior(model, X, target),
-                        d_values, model.classes_)
+    # the lower probability matters only where the set is one class (reject_costs ignores it elsewhere):
+    # computed for those rows alone, of that class
+    single = np.flatnonzero(sets.sum(axis=1) == 1)
+    lower = np.full(len(sets), np.nan)
+    if single.size:
+        lower[single] = lower_top_posterior(model, _take_rows(X, single), np.argmax(sets[single], axis=1))
+    return reject_costs(y, model.predict_proba(X), sets, lower, d_values, model.classes_)

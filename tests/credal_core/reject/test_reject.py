@@ -212,3 +212,30 @@ def test_unsupported_model():
     with pytest.raises(TypeError, match="no lower posterior"):
         lower_top_posterior(BMAAODE().fit(X, y), X)
     assert CompAODE  # the precise counterpart has no credal set
+
+
+@pytest.mark.parametrize("make", [NCC, CMA, CredalDecisionTree, CredalBMAAODE, CredalCompAODE])
+def test_reject_costs_of_is_reject_costs_with_every_rows_lower_posterior(make):
+    """reject_costs_of computes the lower posterior only on the rows whose set is one class (the only
+    ones reject_costs reads): the same frame as with lower_top_posterior of every row, for a table given
+    as a DataFrame, an integer array and a list of rows."""
+    rng = np.random.default_rng(11)
+    d_grid = [0.02, 0.15, 0.3, 0.49]
+    for _ in range(cases(12)):
+        X, y = small_data(rng, n_classes=int(rng.integers(2, 4)), missing=0.1 * rng.integers(0, 2))
+        half = len(X) // 2
+        model = make().fit(X.iloc[:half], y[:half], classes=np.unique(y))
+        test, truth = X.iloc[half:], y[half:]
+        try:
+            low = lower_top_posterior(model, test)
+        except (NotImplementedError, ValueError):
+            continue
+        want = reject_costs(truth, model.predict_proba(test), model.predict_set(test), low, d_grid,
+                            model.classes_)
+        pd.testing.assert_frame_equal(reject_costs_of(model, test, truth, d_grid), want)
+        if not X.isna().any().any():                          # integers hold no missing value
+            ints = X.to_numpy().astype(int)
+            on_ints = make().fit(ints[:half], y[:half], classes=np.unique(y))
+            pd.testing.assert_frame_equal(reject_costs_of(on_ints, ints[half:], truth, d_grid), want)
+            rows = ints[half:].tolist()
+            pd.testing.assert_frame_equal(reject_costs_of(on_ints, rows, truth, d_grid), want)
