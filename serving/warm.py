@@ -4,9 +4,9 @@ s, Classifier selection's first view, Fig. 3's splits and k, Missing values' s, 
 Credal model averaging's ε (:data:`WARMS`) — through the pages' own cached functions, so that a class
 opening those pages finds them computed.
 
-A teacher starts the server before class: the steps run while no browser session is connected (30-40 CPU
-s per worker, 50-80 s on this shared 2-core machine, mostly Credal model averaging's cross-validations),
-and wait while one is — a class gets every cycle and computes what it reaches first itself (a step of
+A teacher starts the server before class: the steps run while no browser session is connected (12-14 CPU
+s per worker, 18-24 s with two workers on this 2-core machine), and wait while one is — a class gets every
+cycle and computes what it reaches first itself (a step of
 Classifier selection runs in the job pool, beyond any share of the warm's own thread). Each page's own
 warm on its first view is then a no-op (the same key, claimed here); another data set still starts its
 own warm, at a tenth of a core (:func:`app_support.long_runs.warm_in_background`).
@@ -25,7 +25,7 @@ import os
 import threading
 import time
 
-# "module:function" giving (key, steps), most costly per value first: Credal model averaging's s (0.2-0.3
+# "module:function" giving (key, steps), most costly per value first: Credal model averaging's s (0.04-0.1
 # CPU s a value), Classifier selection's Fig. 3 (100 splits), Missing values' s and AODE weights' ε
 # (0.02-0.05 s a value), then Credal model averaging's ε (a key of None: claimed with its s steps)
 WARMS = ("app_support.earlier_credal.model:default_warm_s",
