@@ -65,20 +65,29 @@ def _check_d(d) -> np.ndarray:
     return d
 
 
+def _precise_rejects(proba: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Bool (len(d), n): the precise classifier rejects at each cost of ``d`` (checked)."""
+    return proba.max(axis=1)[None, :] < 1.0 - d[:, None]
+
+
+def _credal_rejects(sets: np.ndarray, lower: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Bool (len(d), n): the credal classifier rejects at each cost of ``d`` (checked)."""
+    single = sets.sum(axis=1) == 1
+    if np.isnan(lower[single]).any():
+        raise ValueError("lower probabilities are missing (NaN) on determinate instances")
+    return ~single[None, :] | (np.where(single, lower, 1.0)[None, :] < 1.0 - d[:, None])
+
+
 def precise_rejects(proba, d: float) -> np.ndarray:
     """Bool (n,): the precise classifier rejects, i.e. its top posterior is below ``1 - d``."""
-    return np.asarray(proba, dtype=float).max(axis=1) < 1.0 - float(_check_d(d)[0])
+    return _precise_rejects(np.asarray(proba, dtype=float), _check_d(d)[:1])[0]
 
 
 def credal_rejects(sets, lower_top, d: float) -> np.ndarray:
     """Bool (n,): the credal classifier rejects — a set of more than one class, or a lower
     probability of its one class below ``1 - d`` (NaN lower probabilities raise)."""
-    sets = np.asarray(sets, dtype=bool)
-    lower = np.asarray(lower_top, dtype=float)
-    single = sets.sum(axis=1) == 1
-    if np.isnan(lower[single]).any():
-        raise ValueError("lower probabilities are missing (NaN) on determinate instances")
-    return ~single | (np.where(single, lower, 1.0) < 1.0 - float(_check_d(d)[0]))
+    sets, lower = np.asarray(sets, dtype=bool), np.asarray(lower_top, dtype=float)
+    return _credal_rejects(sets, lower, _check_d(d)[:1])[0]
 
 
 def reject_costs(y_true, proba, sets, lower_top, d_values, classes) -> pd.DataFrame:
@@ -112,28 +121,18 @@ def reject_costs(y_true, proba, sets, lower_top, d_values, classes) -> pd.DataFr
     precise_wrong = np.argmax(proba, axis=1) != truth
     credal_wrong = np.argmax(sets, axis=1) != truth
     d = _check_d(d_values)
-    # every d at once, (len(d), n) per classifier: the same tests as precise_rejects / credal_rejects
-    single = sets.sum(axis=1) == 1
-    lower = np.asarray(lower_top, dtype=float)
-    if np.isnan(lower[single]).any():
-        raise ValueError("lower probabilities are missing (NaN) on determinate instances")
-    threshold = 1.0 - d[:, None]
-    rejected = {"precise": proba.max(axis=1)[None, :] < threshold,
-                "credal": ~single[None, :] | (np.where(single, lower, 1.0)[None, :] < threshold)}
+    # every d at once, (len(d), n) per classifier; rows d by d, precise then credal
+    rejected = {"precise": _precise_rejects(proba, d),
+                "credal": _credal_rejects(sets, np.asarray(lower_top, dtype=float), d)}
     wrong = {"precise": precise_wrong, "credal": credal_wrong}
-    stats = {}
-    for name in ("precise", "credal"):
-        cost = np.where(rejected[name], d[:, None], wrong[name].astype(float)[None, :])
-        stats[name] = (cost.mean(axis=1), rejected[name].mean(axis=1),
-                       (wrong[name][None, :] & ~rejected[name]).mean(axis=1))
-    # rows d by d, precise then credal (the order a loop over d would give)
-    return pd.DataFrame({
-        "d": np.repeat(d, 2),
-        "classifier": np.tile(np.array(["precise", "credal"], dtype=object), d.size),
-        "cost": np.column_stack([stats["precise"][0], stats["credal"][0]]).ravel(),
-        "rejected": np.column_stack([stats["precise"][1], stats["credal"][1]]).ravel(),
-        "error": np.column_stack([stats["precise"][2], stats["credal"][2]]).ravel(),
-    })
+    measures = {name: {"cost": np.where(rejected[name], d[:, None], wrong[name][None, :]).mean(axis=1),
+                       "rejected": rejected[name].mean(axis=1),
+                       "error": (wrong[name][None, :] & ~rejected[name]).mean(axis=1)}
+                for name in ("precise", "credal")}
+    return pd.DataFrame({"d": np.repeat(d, 2),
+                         "classifier": np.tile(np.array(["precise", "credal"], dtype=object), d.size),
+                         **{m: np.column_stack([measures["precise"][m], measures["credal"][m]]).ravel()
+                            for m in ("cost", "rejected", "error")}})
 
 
 # --- lower posteriors -----------------------------------------------------------------------------
