@@ -118,8 +118,10 @@ def _certified_convex(sigma, n_r, a_r, d_r, on, pieces: int = _PIECES) -> np.nda
     return np.all(bound >= 0, axis=1)
 
 
-def _logsumexp_except(values: np.ndarray, excluded: np.ndarray) -> np.ndarray:
-    """log Σ exp(values[i, k]) over k with ``excluded[i, k]`` False (``-inf`` for an empty sum)."""
+def _logsumexp_except(values: np.ndarray, excluded=False) -> np.ndarray:
+    """log Σ exp(values[i, k]) over k with ``excluded[i, k]`` False (``-inf`` for an empty sum); by the
+    maximum's shift, without scipy's ``logsumexp`` and its array-API dispatch (this is called per row and
+    per node of the searches of the NCC and CMA: the dispatch cost more than the sums)."""
     v = np.where(excluded, -np.inf, values)
     top = v.max(axis=-1, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)

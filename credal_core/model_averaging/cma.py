@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._base import CATEGORIES_CONSTRAINT, TIE, CredalClassifierMixin
+from .._ncc_lower import _logsumexp_except
 from ..data.counts import lookup_sum
 from ._product_form import log_factors
 from .bma_naive import BMANaive
@@ -64,8 +65,8 @@ def cma_lower_posterior(theta, beta, log_prior, t_lo, t_hi, target) -> np.ndarra
     out = np.empty(n)
     plain = ~mixed.any(axis=1)                        # no mixed feature (always so with two classes)
     if plain.any():
-        rivals_only = np.where(np.arange(n_classes)[None, :] == target[plain][:, None], -np.inf, base[plain])
-        out[plain] = np.exp(-np.logaddexp(0.0, _log_sum_exp(rivals_only)))
+        own = np.arange(n_classes)[None, :] == target[plain][:, None]
+        out[plain] = np.exp(-np.logaddexp(0.0, _logsumexp_except(base[plain], own)))
     for i in np.flatnonzero(~plain):
         c = int(target[i])
         rivals = [r for r in range(n_classes) if r != c]
@@ -73,14 +74,6 @@ def cma_lower_posterior(theta, beta, log_prior, t_lo, t_hi, target) -> np.ndarra
         log_s = _max_log_sum(base[i, rivals], r_lo[i][rivals][:, cols], r_hi[i][rivals][:, cols])
         out[i] = np.exp(-np.logaddexp(0.0, log_s))
     return out
-
-
-def _log_sum_exp(values: np.ndarray) -> np.ndarray:
-    """log Σ exp along the last axis, shifted by its maximum: scipy's ``logsumexp`` without its array-API
-    dispatch, which cost more than the sums here (called per row and per node of the search). Every row
-    has a finite term (log-ratios of positive probabilities; a row's own class is -inf)."""
-    top = values.max(axis=-1, keepdims=True)
-    return top[..., 0] + np.log(np.exp(values - top).sum(axis=-1))
 
 
 @functools.cache
@@ -95,21 +88,21 @@ def _max_log_sum(base, r_lo, r_hi) -> float:
     """max over e in {lo, hi}^M of log sum_r exp(base_r + sum_j R_rj(e_j))."""
     n_mixed = r_lo.shape[1]
     if n_mixed == 0:
-        return float(_log_sum_exp(base))
+        return float(_logsumexp_except(base))
     if n_mixed <= _ENUMERATE:
         vals = base[None, :] + r_lo.sum(axis=1)[None, :] + _vertices(n_mixed) @ (r_hi - r_lo).T
-        return float(_log_sum_exp(vals).max())
+        return float(_logsumexp_except(vals).max())
     best_each = np.maximum(r_lo, r_hi)
     tail = np.concatenate([np.cumsum(best_each[:, ::-1], axis=1)[:, ::-1], np.zeros((len(base), 1))], axis=1)
     incumbent = [-np.inf]
 
     def search(j, acc):
-        if _log_sum_exp(acc + tail[:, j]) <= incumbent[0]:
+        if _logsumexp_except(acc + tail[:, j]) <= incumbent[0]:
             return
         if j == n_mixed:
-            incumbent[0] = float(_log_sum_exp(acc))
+            incumbent[0] = float(_logsumexp_except(acc))
             return
-        high_first = _log_sum_exp(acc + r_hi[:, j]) >= _log_sum_exp(acc + r_lo[:, j])
+        high_first = _logsumexp_except(acc + r_hi[:, j]) >= _logsumexp_except(acc + r_lo[:, j])
         first, second = (r_hi, r_lo) if high_first else (r_lo, r_hi)
         search(j + 1, acc + first[:, j])
         search(j + 1, acc + second[:, j])
