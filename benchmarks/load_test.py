@@ -173,6 +173,8 @@ def add_deep_links(names: list[str]) -> None:
         base, at, query = name.partition("@")
         if at and base in PAGES and name not in PAGES:
             PAGES[name] = dataclasses.replace(PAGES[base], name=name, query=query)
+
+
 SLIDER_PAGES = [name for name in PAGES if name != "compare" and name not in LESSON_STEPS]
 MIXED_SLIDER_PAGES = ["home", "profile_likelihood", "intervals_vs_n", "aode_weights", "classifier_selection"]
 

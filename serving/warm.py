@@ -73,8 +73,8 @@ class QuietWarmThreads(logging.Filter):
     call the pages' cached functions outside any session on purpose (about 66 lines per worker's log)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not ("missing ScriptRunContext" in record.msg and record.args
-                    and str(record.args[0]).startswith("warm"))
+        return not (isinstance(record.msg, str) and "missing ScriptRunContext" in record.msg
+                    and record.args and str(record.args[0]).startswith("warm"))
 
 
 def start_when_ready(timeout: float = 300.0, poll: float = 0.5) -> threading.Thread | None:
